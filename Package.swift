@@ -1,0 +1,34 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "notes",
+    products: [
+        .library(name: "SQLiteDatabase", targets: ["SQLiteDatabase"]),
+        .library(name: "SQLiteUndo", targets: ["SQLiteUndo"]),
+        .library(name: "UndoableState", targets: ["UndoableState"]),
+    ],
+    traits: [
+        .trait(
+            name: "UndoDiagnostics",
+            description: "Checks foreign keys and the undo log after every replay, and logs it."
+        )
+    ],
+    targets: [
+        .systemLibrary(name: "CSQLite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CNCursesW", providers: [.apt(["libncursesw5-dev"])]),
+        .target(name: "SQLiteDatabase", dependencies: ["CSQLite3"]),
+        .target(
+            name: "SQLiteUndo",
+            dependencies: ["SQLiteDatabase"],
+            swiftSettings: [.define("UndoDiagnostics", .when(traits: ["UndoDiagnostics"]))]
+        ),
+        .target(name: "UndoableState"),
+        .target(name: "TerminalUI", dependencies: ["CNCursesW"]),
+        .testTarget(name: "SQLiteDatabaseTests", dependencies: ["SQLiteDatabase"]),
+        .testTarget(name: "SQLiteUndoTests", dependencies: ["SQLiteUndo"]),
+        .testTarget(name: "UndoableStateTests", dependencies: ["UndoableState"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,29 @@
+#ifndef CNCURSESW_SHIM_H
+#define CNCURSESW_SHIM_H
+
+// Wide-character curses: must be defined before <curses.h>.
+#define NCURSES_WIDECHAR 1
+#define _XOPEN_SOURCE_EXTENDED 1
+#include <locale.h>
+#include <wchar.h>
+#include <curses.h>
+
+// Macros and globals Swift cannot import as they are.
+static inline WINDOW *cncurses_stdscr(void) { return stdscr; }
+static inline int cncurses_lines(void) { return LINES; }
+static inline int cncurses_cols(void) { return COLS; }
+static inline attr_t cncurses_a_normal(void) { return A_NORMAL; }
+static inline attr_t cncurses_a_bold(void) { return A_BOLD; }
+static inline attr_t cncurses_a_reverse(void) { return A_REVERSE; }
+static inline attr_t cncurses_a_underline(void) { return A_UNDERLINE; }
+static inline attr_t cncurses_a_dim(void) { return A_DIM; }
+static inline attr_t cncurses_color_pair(short pair) { return COLOR_PAIR(pair); }
+static inline const cchar_t *cncurses_wacs_vline(void) { return WACS_VLINE; }
+static inline const cchar_t *cncurses_wacs_hline(void) { return WACS_HLINE; }
+static inline int cncurses_key_resize(void) { return KEY_RESIZE; }
+static inline int cncurses_key_mouse(void) { return KEY_MOUSE; }
+static inline int cncurses_key_code_yes(void) { return KEY_CODE_YES; }
+static inline int cncurses_key_f(int n) { return KEY_F(n); }
+static inline int cncurses_set_escdelay(int ms) { return set_escdelay(ms); }
+
+#endif

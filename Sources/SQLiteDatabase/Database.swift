@@ -1,0 +1,147 @@
+internal import CSQLite3
+
+/// A connection to an SQLite database, handed to `read` and `write` closures.
+///
+/// Deliberately not `Sendable`: only the `DatabaseQueue` that owns it uses it, one closure at a
+/// time.
+public final class Database {
+    let handle: OpaquePointer
+    private var statementCache: [String: Statement] = [:]
+    /// Tables changed by the current transaction (filled by the update hook).
+    var changedTables: Set<String> = []
+
+    init(handle: OpaquePointer) {
+        self.handle = handle
+        sqlite3_extended_result_codes(handle, 1)
+        installUpdateHook()
+    }
+
+    deinit {
+        statementCache.removeAll()
+        sqlite3_update_hook(handle, nil, nil)
+        sqlite3_close_v2(handle)
+    }
+
+    // MARK: Executing
+
+    /// Runs one or more statements; arguments (bound, never spliced) apply to a single statement.
+    /// - Throws: `SQLiteError` with SQLite's message and the failing SQL.
+    public func execute(_ sql: String, _ arguments: [SQLiteValue] = []) throws {
+        if arguments.isEmpty && !Self.isSingleStatement(sql) {
+            let code = sqlite3_exec(handle, sql, nil, nil, nil)
+            guard code == SQLITE_OK else { throw error(code: code, sql: sql) }
+            return
+        }
+        let statement = try cachedStatement(sql)
+        try statement.bind(arguments)
+        while try statement.step() {}
+        sqlite3_reset(statement.handle)
+    }
+
+    /// The rows of a query, decoded whole.
+    public func fetchAll<T: FetchableRecord>(
+        _ type: T.Type, _ sql: String, _ arguments: [SQLiteValue] = []
+    ) throws -> [T] {
+        var result: [T] = []
+        let cursor = try fetchCursor(sql, arguments)
+        while let row = try cursor.next() { result.append(try T(row: row)) }
+        return result
+    }
+
+    /// The first column of every row of a query, decoded as `T`.
+    public func fetchAll<T: SQLiteValueConvertible>(
+        _ type: T.Type, _ sql: String, _ arguments: [SQLiteValue] = []
+    ) throws -> [T] {
+        var result: [T] = []
+        let cursor = try fetchCursor(sql, arguments)
+        while let row = try cursor.next() { result.append(try row.decode(T.self, at: 0)) }
+        return result
+    }
+
+    /// The first row of a query, decoded whole; nil when there is no row.
+    public func fetchOne<T: FetchableRecord>(
+        _ type: T.Type, _ sql: String, _ arguments: [SQLiteValue] = []
+    ) throws -> T? {
+        try fetchCursor(sql, arguments).next().map { try T(row: $0) }
+    }
+
+    /// The first column of the first row of a query; nil when there is no row or it is NULL.
+    public func fetchOne<T: SQLiteValueConvertible>(
+        _ type: T.Type, _ sql: String, _ arguments: [SQLiteValue] = []
+    ) throws -> T? {
+        guard let row = try fetchCursor(sql, arguments).next(), !row[0].isNull else { return nil }
+        return try row.decode(T.self, at: 0)
+    }
+
+    /// Streams the rows of a query one at a time, without loading them all.
+    ///
+    /// The cursor must not outlive the closure that received this `Database`.
+    public func fetchCursor(_ sql: String, _ arguments: [SQLiteValue] = []) throws -> RowCursor {
+        let statement = try Statement(database: self, sql: sql)
+        try statement.bind(arguments)
+        return RowCursor(statement: statement)
+    }
+
+    /// The rowid of the last row inserted on this connection.
+    public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// How many rows the last INSERT, UPDATE or DELETE changed.
+    public var changesCount: Int { Int(sqlite3_changes64(handle)) }
+
+    /// Whether a transaction is open on this connection.
+    public var isInsideTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    // MARK: Internals
+
+    func cachedStatement(_ sql: String) throws -> Statement {
+        if let statement = statementCache[sql] { return statement }
+        let statement = try Statement(database: self, sql: sql)
+        statementCache[sql] = statement
+        return statement
+    }
+
+    /// Forgets prepared statements (after a schema change they would be re-prepared anyway).
+    public func clearStatementCache() { statementCache.removeAll() }
+
+    func error(code: Int32, sql: String?) -> SQLiteError {
+        let extended = sqlite3_extended_errcode(handle)
+        let message = String(cString: sqlite3_errmsg(handle))
+        let resultCode = (extended & 0xFF) == (code & 0xFF) ? extended : code
+        return SQLiteError(code: ResultCode(rawValue: resultCode), message: message, sql: sql)
+    }
+
+    private static func isSingleStatement(_ sql: String) -> Bool {
+        // A cheap check: sqlite3_exec handles multi-statement scripts, prepared statements the
+        // rest. `sqlite3_complete` treats a trailing statement without semicolon as incomplete.
+        let trimmed = sql.drop { $0.isWhitespace }
+        guard let firstSemicolon = trimmed.firstIndex(of: ";") else { return true }
+        return trimmed[trimmed.index(after: firstSemicolon)...].allSatisfy(\.isWhitespace)
+    }
+
+    private func installUpdateHook() {
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        sqlite3_update_hook(
+            handle,
+            { context, _, _, table, _ in
+                guard let context, let table else { return }
+                let database = Unmanaged<Database>.fromOpaque(context).takeUnretainedValue()
+                database.changedTables.insert(String(cString: table))
+            }, context)
+    }
+}
+
+/// Rows of a query read one at a time (`while let row = try cursor.next()`).
+public final class RowCursor {
+    private let statement: Statement
+    private var done = false
+
+    init(statement: Statement) { self.statement = statement }
+
+    /// The next row, or nil when there are no more.
+    public func next() throws -> Row? {
+        guard !done else { return nil }
+        if try statement.step() { return statement.currentRow() }
+        done = true
+        return nil
+    }
+}

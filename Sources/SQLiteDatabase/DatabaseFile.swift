@@ -1,0 +1,130 @@
+internal import CSQLite3
+import Foundation
+
+/// Checks a database path before SQLite touches it, and opens the connection.
+///
+/// Every check reads only: a file that is refused keeps its bytes.
+enum DatabaseFile {
+    static let busyTimeoutMilliseconds: Int32 = 5000
+
+    static func openInMemory() throws -> OpaquePointer {
+        try openHandle(
+            ":memory:", flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, path: ":memory:")
+    }
+
+    static func open(path: String) throws -> OpaquePointer {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder),
+            isFolder.boolValue
+        else { throw DatabaseOpenError.missingFolder(path: path, folder: folder) }
+
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
+            if isFolder.boolValue { throw DatabaseOpenError.isFolder(path: path) }
+            guard isWritable(path) else { throw DatabaseOpenError.readOnly(path: path) }
+            guard isWritable(folder) else {
+                throw DatabaseOpenError.folderNotWritable(path: path, folder: folder)
+            }
+            try checkHeader(path: path)
+        } else {
+            guard isWritable(folder) else {
+                throw DatabaseOpenError.folderNotWritable(path: path, folder: folder)
+            }
+            try createPrivateFile(path)
+        }
+
+        let handle = try openHandle(path, flags: SQLITE_OPEN_READWRITE, path: path)
+        do {
+            try validate(handle, path: path)
+            try configure(handle, path: path)
+        } catch {
+            sqlite3_close_v2(handle)
+            throw error
+        }
+        return handle
+    }
+
+    /// Whether a path may be written. Root passes `access(2)` for every file, so for root the
+    /// mode's write bits decide: a file someone made read-only stays untouched.
+    private static func isWritable(_ path: String) -> Bool {
+        guard access(path, W_OK) == 0 else { return false }
+        guard geteuid() == 0 else { return true }
+        var info = stat()
+        guard stat(path, &info) == 0 else { return false }
+        return info.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH) != 0
+    }
+
+    /// Creates an empty file (an empty file is a valid empty database) readable by its owner only;
+    /// SQLite gives its -wal and -shm files the same mode.
+    private static func createPrivateFile(_ path: String) throws {
+        let descriptor = Foundation.open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw DatabaseOpenError.other(path: path, reason: String(cString: strerror(errno)))
+        }
+        close(descriptor)
+    }
+
+    /// Refuses a file whose header promises more pages than it holds (a truncated copy), which
+    /// SQLite would only notice when it reads a missing page.
+    private static func checkHeader(path: String) throws {
+        guard let file = FileHandle(forReadingAtPath: path) else {
+            throw DatabaseOpenError.other(path: path, reason: "cannot read the file")
+        }
+        defer { try? file.close() }
+        let header = [UInt8](file.readData(ofLength: 100))
+        guard !header.isEmpty else { return }  // empty: a new database
+        guard header.count == 100, header.starts(with: Array("SQLite format 3\0".utf8)) else {
+            throw DatabaseOpenError.notADatabase(path: path)
+        }
+        func bigEndian(_ offset: Int, _ count: Int) -> UInt64 {
+            header[offset..<offset + count].reduce(0) { $0 << 8 | UInt64($1) }
+        }
+        var pageSize = bigEndian(16, 2)
+        if pageSize == 1 { pageSize = 65536 }
+        let pageCount = bigEndian(28, 4)
+        let headerCountIsValid = pageCount > 0 && bigEndian(24, 4) == bigEndian(92, 4)
+        let walExists = FileManager.default.fileExists(atPath: path + "-wal")
+        guard headerCountIsValid, !walExists,
+            let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? UInt64
+        else { return }
+        if size < pageSize * pageCount { throw DatabaseOpenError.corrupt(path: path) }
+    }
+
+    private static func openHandle(_ filename: String, flags: Int32, path: String) throws
+        -> OpaquePointer
+    {
+        var handle: OpaquePointer?
+        let code = sqlite3_open_v2(filename, &handle, flags | SQLITE_OPEN_NOMUTEX, nil)
+        guard code == SQLITE_OK, let handle else {
+            let reason =
+                handle.map { String(cString: sqlite3_errmsg($0)) }
+                ?? String(cString: sqlite3_errstr(code))
+            sqlite3_close_v2(handle)
+            throw DatabaseOpenError.other(path: path, reason: reason)
+        }
+        return handle
+    }
+
+    /// Reads the schema, which fails on a file that is not a database or is damaged.
+    private static func validate(_ handle: OpaquePointer, path: String) throws {
+        let code = sqlite3_exec(handle, "SELECT count(*) FROM sqlite_schema", nil, nil, nil)
+        switch code & 0xFF {
+        case SQLITE_OK: return
+        case SQLITE_NOTADB: throw DatabaseOpenError.notADatabase(path: path)
+        case SQLITE_CORRUPT: throw DatabaseOpenError.corrupt(path: path)
+        default:
+            throw DatabaseOpenError.other(
+                path: path, reason: String(cString: sqlite3_errmsg(handle)))
+        }
+    }
+
+    private static func configure(_ handle: OpaquePointer, path: String) throws {
+        sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
+        for pragma in ["PRAGMA journal_mode = WAL", "PRAGMA foreign_keys = ON"] {
+            guard sqlite3_exec(handle, pragma, nil, nil, nil) == SQLITE_OK else {
+                throw DatabaseOpenError.other(
+                    path: path, reason: String(cString: sqlite3_errmsg(handle)))
+            }
+        }
+    }
+}

@@ -1,0 +1,46 @@
+/// Why a database file could not be opened. Opening never changes a file it refuses.
+public enum DatabaseOpenError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The folder that should hold the file does not exist.
+    case missingFolder(path: String, folder: String)
+    /// The file exists but is not an SQLite database.
+    case notADatabase(path: String)
+    /// The file is an SQLite database but damaged (corrupt or truncated).
+    case corrupt(path: String)
+    /// The file has no write permission.
+    case readOnly(path: String)
+    /// The folder has no write permission (SQLite needs it for its journal files).
+    case folderNotWritable(path: String, folder: String)
+    /// The path names a folder.
+    case isFolder(path: String)
+    /// Any other failure reported by SQLite or the system.
+    case other(path: String, reason: String)
+
+    /// The file the error is about.
+    public var path: String {
+        switch self {
+        case .missingFolder(let path, _), .notADatabase(let path), .corrupt(let path),
+            .readOnly(let path), .folderNotWritable(let path, _), .isFolder(let path),
+            .other(let path, _):
+            return path
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .missingFolder(let path, let folder):
+            return "cannot open \(path): the folder \(folder) does not exist"
+        case .notADatabase(let path):
+            return "\(path) is not a database (file is not SQLite); nothing was changed"
+        case .corrupt(let path):
+            return "\(path) is damaged (corrupt or truncated database); nothing was changed"
+        case .readOnly(let path):
+            return "\(path) is read-only (no write permission); nothing was changed"
+        case .folderNotWritable(let path, let folder):
+            return "cannot open \(path): the folder \(folder) is not writable; nothing was changed"
+        case .isFolder(let path):
+            return "\(path) is a folder, not a database file"
+        case .other(let path, let reason):
+            return "cannot open \(path): \(reason)"
+        }
+    }
+}

@@ -1,0 +1,142 @@
+internal import CSQLite3
+import Foundation
+import Synchronization
+
+/// One connection, used by one closure at a time: the way to share a database across threads and
+/// tasks.
+///
+/// ```swift
+/// let db = try DatabaseQueue(path: "notes.db")
+/// try db.write { db in try db.execute("INSERT INTO t(name) VALUES (?)", ["x"]) }
+/// ```
+public final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
+    // @unchecked: `database` is only touched while `lock` is held.
+    private let database: Database
+    private let lock = NSLock()
+    private let observers = Mutex<[UInt64: @Sendable (DatabaseChange) -> Void]>([:])
+    private let nextObserverID = Atomic<UInt64>(0)
+    private let lastDataVersion = Atomic<Int64>(0)
+    /// The file's path, or nil for an in-memory database.
+    public let path: String?
+
+    /// The queues whose closure is running in the current task or thread (nesting detection).
+    @TaskLocal private static var activeQueues: Set<ObjectIdentifier> = []
+
+    /// Opens a private in-memory database (foreign keys on).
+    public init() throws {
+        database = Database(handle: try DatabaseFile.openInMemory())
+        path = nil
+        try database.execute("PRAGMA foreign_keys = ON")
+    }
+
+    /// Opens or creates a database file: new files are created with mode 0600; WAL journal,
+    /// foreign keys on, a 5 s busy timeout.
+    ///
+    /// - Throws: `DatabaseOpenError` saying what is wrong with the path; the file is untouched.
+    public init(path: String) throws {
+        database = Database(handle: try DatabaseFile.open(path: path))
+        self.path = path
+        lastDataVersion.store(try dataVersion(), ordering: .relaxed)
+    }
+
+    // MARK: Transactions
+
+    public func read<T>(_ block: (Database) throws -> T) throws -> T {
+        try exclusively { database in
+            try database.execute("BEGIN DEFERRED")
+            defer { try? database.execute("COMMIT") }
+            return try block(database)
+        }
+    }
+
+    public func write<T>(_ block: (Database) throws -> T) throws -> T {
+        let (result, changed) = try exclusively { database in
+            try database.execute("BEGIN IMMEDIATE")
+            database.changedTables = []
+            do {
+                let result = try block(database)
+                try database.execute("COMMIT")
+                return (result, database.changedTables)
+            } catch {
+                if database.isInsideTransaction { try? database.execute("ROLLBACK") }
+                database.changedTables = []
+                throw error
+            }
+        }
+        if !changed.isEmpty { notify(DatabaseChange(tables: changed, isExternal: false)) }
+        return result
+    }
+
+    // The async forms run the closure on the calling task, so task-local values (the undo
+    // engine's current barrier) reach it; the lock is held only while synchronous code runs.
+    public func read<T: Sendable>(_ block: @Sendable (Database) throws -> T) async throws -> T {
+        try readSync(block)
+    }
+
+    public func write<T: Sendable>(_ block: @Sendable (Database) throws -> T) async throws -> T {
+        try writeSync(block)
+    }
+
+    private func readSync<T>(_ block: (Database) throws -> T) throws -> T { try read(block) }
+    private func writeSync<T>(_ block: (Database) throws -> T) throws -> T { try write(block) }
+
+    /// Runs `block` with the connection outside any transaction (for statements that cannot run
+    /// inside one, such as `VACUUM` or `PRAGMA journal_mode`).
+    public func withoutTransaction<T>(_ block: (Database) throws -> T) throws -> T {
+        try exclusively(block)
+    }
+
+    /// Holds the lock for `block`; a nested call from inside a closure of this queue is an error,
+    /// not a deadlock.
+    private func exclusively<T>(_ block: (Database) throws -> T) throws -> T {
+        let me = ObjectIdentifier(self)
+        guard !Self.activeQueues.contains(me) else {
+            throw SQLiteError(
+                code: .misuse,
+                message: "nested read or write on the same DatabaseQueue: use the Database the "
+                    + "outer closure received")
+        }
+        lock.lock()
+        defer { lock.unlock() }
+        return try Self.$activeQueues.withValue(Self.activeQueues.union([me])) {
+            try block(database)
+        }
+    }
+
+    // MARK: Observation
+
+    public func observe(_ observer: @escaping @Sendable (DatabaseChange) -> Void)
+        -> DatabaseObservation
+    {
+        let id = nextObserverID.add(1, ordering: .relaxed).newValue
+        observers.withLock { $0[id] = observer }
+        return DatabaseObservation { [weak self] in
+            _ = self?.observers.withLock { $0.removeValue(forKey: id) }
+        }
+    }
+
+    /// Checks whether another connection (another process) committed since the last check, and
+    /// if so tells the observers. The app calls it on its own schedule (e.g. every half second).
+    /// - Returns: whether an external commit was seen.
+    @discardableResult
+    public func pollForExternalChanges() throws -> Bool {
+        let (version, tables) = try exclusively { database -> (Int64, Set<String>) in
+            let version = try database.fetchOne(Int64.self, "PRAGMA data_version") ?? 0
+            let tables = try database.fetchAll(
+                String.self, "SELECT name FROM sqlite_schema WHERE type = 'table'")
+            return (version, Set(tables))
+        }
+        guard lastDataVersion.exchange(version, ordering: .relaxed) != version else { return false }
+        notify(DatabaseChange(tables: tables, isExternal: true))
+        return true
+    }
+
+    private func dataVersion() throws -> Int64 {
+        try exclusively { try $0.fetchOne(Int64.self, "PRAGMA data_version") ?? 0 }
+    }
+
+    private func notify(_ change: DatabaseChange) {
+        let current = observers.withLock { Array($0.values) }
+        for observer in current { observer(change) }
+    }
+}

@@ -1,0 +1,36 @@
+/// Something that serialises access to one database connection: sync and async `read`/`write`.
+public protocol DatabaseWriter: AnyObject, Sendable {
+    /// Runs `block` in a read transaction and returns its result.
+    func read<T>(_ block: (Database) throws -> T) throws -> T
+    /// Runs `block` in one write transaction: commits, or rolls back and rethrows.
+    func write<T>(_ block: (Database) throws -> T) throws -> T
+    /// Async `read`: waits its turn without blocking other tasks' turns.
+    func read<T: Sendable>(_ block: @Sendable (Database) throws -> T) async throws -> T
+    /// Async `write`: one transaction, committed or rolled back.
+    func write<T: Sendable>(_ block: @Sendable (Database) throws -> T) async throws -> T
+    /// Registers an observer told, after each commit, which tables changed.
+    func observe(_ observer: @escaping @Sendable (DatabaseChange) -> Void) -> DatabaseObservation
+}
+
+/// What one commit changed.
+public struct DatabaseChange: Sendable, Equatable {
+    /// Names of the tables the commit wrote.
+    public var tables: Set<String>
+    /// Whether the commit came from another connection (another process), noticed by
+    /// `pollForExternalChanges()`; then `tables` holds every table, as SQLite does not say which.
+    public var isExternal: Bool
+
+    public init(tables: Set<String>, isExternal: Bool) {
+        self.tables = tables
+        self.isExternal = isExternal
+    }
+}
+
+/// Keeps an observer registered; `cancel()` (or releasing it) stops the notifications.
+public final class DatabaseObservation: Sendable {
+    private let onCancel: @Sendable () -> Void
+    init(onCancel: @escaping @Sendable () -> Void) { self.onCancel = onCancel }
+    /// Stops the notifications.
+    public func cancel() { onCancel() }
+    deinit { onCancel() }
+}

@@ -1,0 +1,63 @@
+internal import CSQLite3
+
+/// An SQLite result code, matchable in `catch` clauses: `catch SQLiteError.constraint`.
+public struct ResultCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The extended result code as SQLite returns it.
+    public let rawValue: Int32
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    /// The primary result code (the low 8 bits of an extended code).
+    public var primary: ResultCode { ResultCode(rawValue: rawValue & 0xFF) }
+
+    public var description: String { String(cString: sqlite3_errstr(rawValue)) }
+
+    public static let error = ResultCode(rawValue: SQLITE_ERROR)
+    public static let permission = ResultCode(rawValue: SQLITE_PERM)
+    public static let abort = ResultCode(rawValue: SQLITE_ABORT)
+    public static let busy = ResultCode(rawValue: SQLITE_BUSY)
+    public static let locked = ResultCode(rawValue: SQLITE_LOCKED)
+    public static let readOnly = ResultCode(rawValue: SQLITE_READONLY)
+    public static let ioError = ResultCode(rawValue: SQLITE_IOERR)
+    public static let corrupt = ResultCode(rawValue: SQLITE_CORRUPT)
+    public static let cantOpen = ResultCode(rawValue: SQLITE_CANTOPEN)
+    public static let constraint = ResultCode(rawValue: SQLITE_CONSTRAINT)
+    public static let mismatch = ResultCode(rawValue: SQLITE_MISMATCH)
+    public static let misuse = ResultCode(rawValue: SQLITE_MISUSE)
+    public static let notADatabase = ResultCode(rawValue: SQLITE_NOTADB)
+
+    /// Matches an error whose primary or extended code is this one.
+    public static func ~= (pattern: ResultCode, error: any Error) -> Bool {
+        guard let error = error as? SQLiteError else { return false }
+        return error.code == pattern || error.code.primary == pattern
+    }
+}
+
+/// An error reported by SQLite: its result code, its message and the statement that failed.
+public struct SQLiteError: Error, Sendable, CustomStringConvertible {
+    /// The extended result code.
+    public let code: ResultCode
+    /// SQLite's own message (`sqlite3_errmsg`), or ours for errors raised by this layer.
+    public let message: String
+    /// The SQL that failed, when there was one.
+    public let sql: String?
+
+    public init(code: ResultCode, message: String, sql: String? = nil) {
+        self.code = code
+        self.message = message
+        self.sql = sql
+    }
+
+    public var description: String {
+        var text = "SQLite error \(code.rawValue) (\(code)): \(message)"
+        if let sql { text += " — in: \(sql)" }
+        return text
+    }
+
+    public static let error = ResultCode.error
+    public static let busy = ResultCode.busy
+    public static let readOnly = ResultCode.readOnly
+    public static let corrupt = ResultCode.corrupt
+    public static let constraint = ResultCode.constraint
+    public static let misuse = ResultCode.misuse
+    public static let notADatabase = ResultCode.notADatabase
+}

@@ -1,0 +1,58 @@
+import Foundation
+import SQLiteDatabase
+import Synchronization
+import Testing
+
+final class ChangeRecorder: Sendable {
+    let changes = Mutex<[DatabaseChange]>([])
+    func record(_ change: DatabaseChange) { changes.withLock { $0.append(change) } }
+    var all: [DatabaseChange] { changes.withLock { $0 } }
+}
+
+@Suite struct ObservationTests {
+    @Test func observersLearnWhichTablesACommitChanged() throws {
+        let db = try DatabaseQueue()
+        try db.write { db in
+            try db.execute("CREATE TABLE a(x); CREATE TABLE b(x); CREATE TABLE c(x)")
+        }
+        let recorder = ChangeRecorder()
+        let observation = db.observe { recorder.record($0) }
+        try db.write { db in
+            try db.execute("INSERT INTO a VALUES (1)")
+            try db.execute("INSERT INTO b VALUES (1)")
+        }
+        try db.write { try $0.execute("UPDATE a SET x = 2") }
+        try? db.write { db in
+            try db.execute("INSERT INTO c VALUES (1)")
+            throw CancellationError()
+        }
+        _ = try db.read { try $0.fetchAll(Row.self, "SELECT * FROM a") }
+        #expect(
+            recorder.all == [
+                DatabaseChange(tables: ["a", "b"], isExternal: false),
+                DatabaseChange(tables: ["a"], isExternal: false),
+            ])
+        observation.cancel()
+        try db.write { try $0.execute("INSERT INTO c VALUES (1)") }
+        #expect(recorder.all.count == 2)
+    }
+
+    @Test func commitsOfAnotherConnectionAreNoticedByPolling() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("shared.db")
+        let mine = try DatabaseQueue(path: path)
+        try mine.write { try $0.execute("CREATE TABLE notes(x)") }
+        let theirs = try DatabaseQueue(path: path)
+        let recorder = ChangeRecorder()
+        let observation = mine.observe { recorder.record($0) }
+        #expect(try mine.pollForExternalChanges() == false)
+        try theirs.write { try $0.execute("INSERT INTO notes VALUES (1)") }
+        #expect(try mine.pollForExternalChanges() == true)
+        #expect(try mine.pollForExternalChanges() == false)
+        #expect(recorder.all == [DatabaseChange(tables: ["notes"], isExternal: true)])
+        // Own commits are not reported as external.
+        try mine.write { try $0.execute("INSERT INTO notes VALUES (2)") }
+        #expect(try mine.pollForExternalChanges() == false)
+        withExtendedLifetime(observation) {}
+    }
+}

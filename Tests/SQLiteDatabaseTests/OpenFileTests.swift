@@ -1,0 +1,135 @@
+import Foundation
+import SQLiteDatabase
+import Testing
+
+@Suite struct OpenFileTests {
+    let folder: TemporaryFolder
+
+    init() throws {
+        folder = try TemporaryFolder()
+    }
+
+    func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
+
+    func permissions(_ path: String) throws -> Int {
+        try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int ?? -1
+    }
+
+    /// A real database file with one table and enough rows to span several pages.
+    func makeDatabase(_ name: String) throws -> String {
+        let path = folder.path(name)
+        let db = try DatabaseQueue(path: path)
+        try db.write { db in
+            try db.execute("CREATE TABLE t(x TEXT)")
+            for n in 0..<200 {
+                try db.execute(
+                    "INSERT INTO t VALUES (?)", [.text(String(repeating: "x", count: 500) + "\(n)")]
+                )
+            }
+        }
+        _ = try db.withoutTransaction { try $0.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
+        return path
+    }
+
+    @Test func newFileIsPrivateWALWithForeignKeys() throws {
+        let path = folder.path("new.db")
+        let db = try DatabaseQueue(path: path)
+        let (journal, foreignKeys) = try db.read { db in
+            (
+                try db.fetchOne(String.self, "PRAGMA journal_mode"),
+                try db.fetchOne(Int.self, "PRAGMA foreign_keys")
+            )
+        }
+        #expect(journal == "wal")
+        #expect(foreignKeys == 1)
+        #expect(try permissions(path) == 0o600)
+        try db.write { try $0.execute("CREATE TABLE t(x)") }
+        #expect(try permissions(path + "-wal") == 0o600)
+    }
+
+    @Test func dataSurvivesReopening() throws {
+        let path = try makeDatabase("keep.db")
+        let count = try DatabaseQueue(path: path).read {
+            try $0.fetchOne(Int.self, "SELECT count(*) FROM t")
+        }
+        #expect(count == 200)
+    }
+
+    @Test func fileThatIsNotADatabaseIsRefusedUntouched() throws {
+        let path = folder.path("notes.txt")
+        let original = Data("these are my notes, not a database\n".utf8)
+        try original.write(to: URL(fileURLWithPath: path))
+        #expect(throws: DatabaseOpenError.notADatabase(path: path)) {
+            try DatabaseQueue(path: path)
+        }
+        #expect(try bytes(path) == original)
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+    }
+
+    @Test func largeNonDatabaseFileIsRefusedUntouched() throws {
+        let path = folder.path("image.bin")
+        let original = Data((0..<10_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        try original.write(to: URL(fileURLWithPath: path))
+        #expect(throws: DatabaseOpenError.notADatabase(path: path)) {
+            try DatabaseQueue(path: path)
+        }
+        #expect(try bytes(path) == original)
+    }
+
+    @Test func truncatedDatabaseIsRefusedUntouched() throws {
+        let source = try makeDatabase("full.db")
+        let path = folder.path("truncated.db")
+        let truncated = try bytes(source).prefix(4096 * 3)
+        try truncated.write(to: URL(fileURLWithPath: path))
+        #expect(throws: DatabaseOpenError.corrupt(path: path)) { try DatabaseQueue(path: path) }
+        #expect(try bytes(path) == truncated)
+    }
+
+    @Test func corruptSchemaIsRefusedUntouched() throws {
+        let source = try makeDatabase("full.db")
+        let path = folder.path("corrupt.db")
+        var damaged = try bytes(source)
+        // Overwrite the first page's b-tree header (right after the 100-byte file header).
+        for offset in 100..<300 { damaged[offset] = 0xEE }
+        try damaged.write(to: URL(fileURLWithPath: path))
+        #expect(throws: DatabaseOpenError.corrupt(path: path)) { try DatabaseQueue(path: path) }
+        #expect(try bytes(path) == damaged)
+    }
+
+    @Test func readOnlyFileIsRefusedUntouched() throws {
+        let path = try makeDatabase("readonly.db")
+        let original = try bytes(path)
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: path)
+        #expect(throws: DatabaseOpenError.readOnly(path: path)) { try DatabaseQueue(path: path) }
+        #expect(try bytes(path) == original)
+        #expect(
+            DatabaseOpenError.readOnly(path: path).description
+                == "\(path) is read-only (no write permission); nothing was changed")
+    }
+
+    @Test func missingFolderIsNamed() throws {
+        let path = folder.path("missing/sub/notes.db")
+        let missing = folder.path("missing/sub")
+        #expect(throws: DatabaseOpenError.missingFolder(path: path, folder: missing)) {
+            try DatabaseQueue(path: path)
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.path("missing")))
+    }
+
+    @Test func folderWithoutWritePermissionIsRefused() throws {
+        let locked = folder.path("locked")
+        try FileManager.default.createDirectory(atPath: locked, withIntermediateDirectories: false)
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: locked)
+        let path = locked + "/notes.db"
+        #expect(throws: DatabaseOpenError.folderNotWritable(path: path, folder: locked)) {
+            try DatabaseQueue(path: path)
+        }
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test func folderPathIsRefused() throws {
+        let path = folder.path("adir")
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        #expect(throws: DatabaseOpenError.isFolder(path: path)) { try DatabaseQueue(path: path) }
+    }
+}
