@@ -54,7 +54,7 @@ public final class Database {
     ) throws -> [T] {
         var result: [T] = []
         let cursor = try fetchCursor(sql, arguments)
-        while let row = try cursor.next() { result.append(try row.decode(T.self, at: 0)) }
+        while let row = try cursor.next() { result.append(try row.decode(at: 0, as: T.self)) }
         return result
     }
 
@@ -70,7 +70,7 @@ public final class Database {
         _ type: T.Type, _ sql: String, _ arguments: [SQLiteValue] = []
     ) throws -> T? {
         guard let row = try fetchCursor(sql, arguments).next(), !row[0].isNull else { return nil }
-        return try row.decode(T.self, at: 0)
+        return try row.decode(at: 0, as: T.self)
     }
 
     /// Streams the rows of a query one at a time, without loading them all.

@@ -20,7 +20,7 @@ public struct Row: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Decodes the column at an index, or throws if the value cannot represent `T`.
-    public func decode<T: SQLiteValueConvertible>(_ type: T.Type = T.self, at index: Int) throws
+    public func decode<T: SQLiteValueConvertible>(at index: Int, as type: T.Type = T.self) throws
         -> T
     {
         guard values.indices.contains(index) else {
@@ -30,7 +30,7 @@ public struct Row: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Decodes the named column, or throws if it is absent or cannot represent `T`.
-    public func decode<T: SQLiteValueConvertible>(_ type: T.Type = T.self, _ name: String) throws
+    public func decode<T: SQLiteValueConvertible>(_ name: String, as type: T.Type = T.self) throws
         -> T
     {
         guard let index = columnIndex(name) else {

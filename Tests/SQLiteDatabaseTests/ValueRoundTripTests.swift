@@ -62,13 +62,13 @@ import Testing
             try db.fetchOne(Row.self, "SELECT 42 AS answer, 'hi' AS greeting, NULL AS empty")
         }
         let unwrapped = try #require(row)
-        #expect(try unwrapped.decode(Int.self, "answer") == 42)
-        #expect(try unwrapped.decode(String.self, at: 1) == "hi")
-        #expect(try unwrapped.decode(String?.self, "empty") == nil)
+        #expect(try unwrapped.decode("answer", as: Int.self) == 42)
+        #expect(try unwrapped.decode(at: 1, as: String.self) == "hi")
+        #expect(try unwrapped.decode("empty", as: String?.self) == nil)
         #expect(unwrapped["ANSWER"] == .integer(42))
         #expect(unwrapped["missing"] == nil)
-        #expect(throws: SQLiteError.self) { try unwrapped.decode(Int.self, "greeting") }
-        #expect(throws: SQLiteError.self) { try unwrapped.decode(Int.self, "missing") }
+        #expect(throws: SQLiteError.self) { try unwrapped.decode("greeting", as: Int.self) }
+        #expect(throws: SQLiteError.self) { try unwrapped.decode("missing", as: Int.self) }
     }
 
     @Test func cursorStreamsRowsInOrder() throws {

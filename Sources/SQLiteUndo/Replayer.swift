@@ -1,0 +1,122 @@
+import SQLiteDatabase
+
+/// Reverts net changes on a connection, restoring only what is still the barrier's: a value
+/// someone else changed since is kept and reported as a conflict.
+struct Replayer {
+    let db: Database
+    let tables: [Int64: TrackedTable]
+    private(set) var affectedRows: [String: Set<Int64>] = [:]
+    private(set) var conflicts: [UndoConflict] = []
+
+    init(db: Database, tables: [Int64: TrackedTable]) {
+        self.db = db
+        self.tables = tables
+    }
+
+    mutating func revert(_ change: NetChange) throws {
+        // A table no longer tracked keeps its rows as they are.
+        guard let table = tables[change.tableId] else { return }
+        switch change.kind {
+        case .insert: try removeInserted(change, table)
+        case .delete: try restoreDeleted(change, table)
+        case .update: try restoreUpdated(change, table)
+        }
+    }
+
+    private mutating func removeInserted(_ change: NetChange, _ table: TrackedTable) throws {
+        guard let rowid = change.currentRowid, let current = try row(rowid, of: table) else {
+            return  // already gone
+        }
+        let changedSince = table.columns.contains { column in
+            change.after[column.slot].map { $0 != current[column.slot] } ?? false
+        }
+        touch(table, rowid)
+        if changedSince {
+            conflicts.append(UndoConflict(table: table.name, rowid: rowid, column: nil, kept: nil))
+            return
+        }
+        try db.execute("DELETE FROM \(table.sqlName) WHERE rowid = ?", [.integer(rowid)])
+    }
+
+    private mutating func restoreDeleted(_ change: NetChange, _ table: TrackedTable) throws {
+        guard let rowid = change.originalRowid else { return }
+        touch(table, rowid)
+        if try row(rowid, of: table) != nil {
+            conflicts.append(UndoConflict(table: table.name, rowid: rowid, column: nil, kept: nil))
+            return
+        }
+        let columns = table.columns.filter { change.before[$0.slot] != nil }
+        var names = columns.map(\.name.quotedIdentifier)
+        var values = columns.compactMap { change.before[$0.slot] }
+        if table.rowidAlias == nil {
+            names.append("rowid")
+            values.append(.integer(rowid))
+        }
+        let placeholders = Array(repeating: "?", count: values.count).joined(separator: ", ")
+        try db.execute(
+            "INSERT INTO \(table.sqlName)(\(names.joined(separator: ", "))) VALUES (\(placeholders))",
+            values)
+    }
+
+    private mutating func restoreUpdated(_ change: NetChange, _ table: TrackedTable) throws {
+        guard let rowid = change.currentRowid, let original = change.originalRowid else { return }
+        guard let current = try row(rowid, of: table) else {
+            touch(table, rowid)
+            conflicts.append(UndoConflict(table: table.name, rowid: rowid, column: nil, kept: nil))
+            return
+        }
+        var assignments: [(column: String, value: SQLiteValue)] = []
+        var restoredRowid = rowid
+        for column in table.columns {
+            guard let left = change.after[column.slot], let before = change.before[column.slot]
+            else { continue }
+            let kept = current[column.slot] ?? .null
+            let movesRow = column.name == table.rowidAlias && before != kept
+            let blocked = movesRow ? !(try isFree(before, in: table)) : false
+            if kept != left || blocked {
+                conflicts.append(
+                    UndoConflict(table: table.name, rowid: rowid, column: column.name, kept: kept))
+                continue
+            }
+            assignments.append((column.name.quotedIdentifier, before))
+            if movesRow, case .integer(let target) = before { restoredRowid = target }
+        }
+        if table.rowidAlias == nil, original != rowid {
+            if try isFree(.integer(original), in: table) {
+                assignments.append(("rowid", .integer(original)))
+                restoredRowid = original
+            } else {
+                conflicts.append(
+                    UndoConflict(
+                        table: table.name, rowid: rowid, column: "rowid", kept: .integer(rowid)))
+            }
+        }
+        touch(table, restoredRowid)
+        guard !assignments.isEmpty else { return }
+        let set = assignments.map { "\($0.column) = ?" }.joined(separator: ", ")
+        try db.execute(
+            "UPDATE \(table.sqlName) SET \(set) WHERE rowid = ?",
+            assignments.map(\.value) + [.integer(rowid)])
+    }
+
+    private mutating func touch(_ table: TrackedTable, _ rowid: Int64) {
+        affectedRows[table.name, default: []].insert(rowid)
+    }
+
+    /// The row's current values by slot, or nil when there is no such row.
+    private func row(_ rowid: Int64, of table: TrackedTable) throws -> [Int: SQLiteValue]? {
+        let names = table.columns.map(\.name.quotedIdentifier).joined(separator: ", ")
+        guard
+            let row = try db.fetchOne(
+                Row.self, "SELECT \(names) FROM \(table.sqlName) WHERE rowid = ?", [.integer(rowid)]
+            )
+        else { return nil }
+        var values: [Int: SQLiteValue] = [:]
+        for (index, column) in table.columns.enumerated() { values[column.slot] = row[index] }
+        return values
+    }
+
+    private func isFree(_ rowid: SQLiteValue, in table: TrackedTable) throws -> Bool {
+        try db.fetchOne(Int.self, "SELECT 1 FROM \(table.sqlName) WHERE rowid = ?", [rowid]) == nil
+    }
+}

@@ -1,0 +1,43 @@
+import SQLiteDatabase
+
+/// A registered barrier as a stack lists it.
+struct StackEntry: Sendable, Equatable {
+    let id: Int64
+    let name: String
+    let coalescingKey: String?
+    let position: Int64
+    var closedAt: Double
+}
+
+/// A stack's two lists, oldest first, mirrored in memory from `sqliteundo_barriers`.
+struct StackEntries: Sendable {
+    var undo: [StackEntry] = []
+    var redo: [StackEntry] = []
+
+    subscript(list: UndoLogSchema.List) -> [StackEntry] {
+        get { list == .undo ? undo : redo }
+        set {
+            if list == .undo { undo = newValue } else { redo = newValue }
+        }
+    }
+
+    static func load(stackID: String, _ db: Database) throws -> StackEntries {
+        var entries = StackEntries()
+        let rows = try db.fetchAll(
+            Row.self,
+            """
+            SELECT id, list, name, coalescingKey, position, closedAt FROM \(UndoLogSchema.barriers)
+            WHERE stackId = ? ORDER BY list, position
+            """, [.text(stackID)])
+        for row in rows {
+            let entry = StackEntry(
+                id: try row.decode("id"), name: try row.decode("name"),
+                coalescingKey: try row.decode("coalescingKey"),
+                position: try row.decode("position"),
+                closedAt: try row.decode("closedAt"))
+            let list = UndoLogSchema.List(rawValue: try row.decode("list")) ?? .undo
+            entries[list].append(entry)
+        }
+        return entries
+    }
+}

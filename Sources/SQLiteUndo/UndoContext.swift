@@ -1,0 +1,39 @@
+/// The task-local scope of undo: which barrier claims the writes of the current task, whether a
+/// replay is running, and which stack a closing barrier registers with.
+///
+/// Task locals follow structured concurrency (child tasks, `async let`, task groups) and are not
+/// inherited by `Task.detached`, which is exactly the ownership rule of barriers.
+enum UndoContext {
+    /// The innermost open barrier of this task, or nil outside any barrier.
+    @TaskLocal static var barrier: Barrier?
+    /// True while an undo or redo replays a barrier.
+    @TaskLocal static var isReplaying = false
+    /// The stack set by `withUndoStack`, or nil for each engine's default stack.
+    @TaskLocal static var stack: UndoStack?
+}
+
+/// Runs `operation` with `stack` as the stack that barriers closing inside it register with.
+public func withUndoStack<R>(_ stack: UndoStack, operation: () throws -> R) rethrows -> R {
+    try UndoContext.$stack.withValue(stack, operation: operation)
+}
+
+/// Async form of `withUndoStack(_:operation:)`: the scope follows child tasks.
+public func withUndoStack<R>(
+    _ stack: UndoStack, isolation: isolated (any Actor)? = #isolation,
+    operation: () async throws -> R
+) async rethrows -> R {
+    try await UndoContext.$stack.withValue(stack, operation: operation, isolation: isolation)
+}
+
+/// Runs `operation` with undo recording off: its writes are applied but recorded nowhere, even
+/// inside a barrier.
+public func withUndoDisabled<R>(_ operation: () throws -> R) rethrows -> R {
+    try UndoContext.$barrier.withValue(nil, operation: operation)
+}
+
+/// Async form of `withUndoDisabled(_:)`.
+public func withUndoDisabled<R>(
+    isolation: isolated (any Actor)? = #isolation, _ operation: () async throws -> R
+) async rethrows -> R {
+    try await UndoContext.$barrier.withValue(nil, operation: operation, isolation: isolation)
+}

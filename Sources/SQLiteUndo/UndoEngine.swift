@@ -1,0 +1,203 @@
+import SQLiteDatabase
+import Synchronization
+
+/// Automatic undo/redo for the tracked tables of one database.
+///
+/// ```swift
+/// let engine = try UndoEngine(for: db, tables: Article.self, Author.self)
+/// try undoable("Set Rating") { try db.write { db in ... } }
+/// try engine.defaultStack.undo()
+/// ```
+///
+/// The engine installs capture triggers (TEMP triggers on its own connection, so other
+/// connections such as the `sqlite3` shell are unaffected), keeps the log in `sqliteundo_` tables
+/// of the same file, and gives out one `UndoStack` per id. One engine per database.
+public final class UndoEngine: Sendable {
+    /// The database whose tables are tracked.
+    public let database: any DatabaseWriter
+    private let tableNames: [String]
+    private let trackedTables = Mutex<[Int64: TrackedTable]>([:])
+    private let stacks = Mutex<[String: UndoStack]>([:])
+
+    /// The id of the stack barriers register with outside any `withUndoStack` scope.
+    public static let defaultStackID = "default"
+
+    /// SQL calling the capture function: the current barrier's id, or NULL outside a barrier.
+    static let barrierFunction = "\"sqliteundo_barrier\"()"
+
+    /// SQL text, for trigger `WHEN` clauses, that is true while an undo or redo is replaying:
+    /// `WHEN NOT \(UndoEngine.isReplaying())` keeps a trigger's side effects from firing twice.
+    public static func isReplaying() -> String { "\"sqliteundo_isReplaying\"()" }
+
+    /// Tracks the tables of the given types.
+    /// - Throws: `UndoError` for an unknown or `WITHOUT ROWID` table, or when the database already
+    ///   has an engine; `SQLiteError` when the log cannot be created.
+    public convenience init(for database: any DatabaseWriter, tables: any Table.Type...) throws {
+        try self.init(for: database, tableNames: tables.map { $0.tableName })
+    }
+
+    /// Tracks the named tables.
+    /// - Throws: as `init(for:tables:)`.
+    public init(for database: any DatabaseWriter, tableNames: [String]) throws {
+        self.database = database
+        self.tableNames = tableNames
+        try EngineRegistry.claim(database, for: self)
+        do {
+            try database.write { db in
+                try UndoLogSchema.create(db)
+                try installFunctions(db)
+                try installTriggers(db)
+                try UndoLogSchema.discardUnfinishedBarriers(db)
+            }
+            let entries = try database.read {
+                try StackEntries.load(stackID: Self.defaultStackID, $0)
+            }
+            stacks.withLock {
+                $0[Self.defaultStackID] = UndoStack(
+                    engine: self, id: Self.defaultStackID, entries: entries)
+            }
+        } catch {
+            EngineRegistry.release(database)
+            throw error
+        }
+    }
+
+    /// The stack barriers register with when no `withUndoStack` scope is set.
+    public var defaultStack: UndoStack {
+        stacks.withLock { $0[Self.defaultStackID] }
+            ?? UndoStack(engine: self, id: Self.defaultStackID, entries: StackEntries())
+    }
+
+    /// The stack with this id, with the history recorded under that id in the file (so a pane's
+    /// history is back after a restart). The same id gives the same object.
+    /// - Throws: `SQLiteError` when its history cannot be read.
+    public func stack(id: String) throws -> UndoStack {
+        if let stack = stacks.withLock({ $0[id] }) { return stack }
+        let entries = try database.read { try StackEntries.load(stackID: id, $0) }
+        return stacks.withLock { stacks in
+            if let stack = stacks[id] { return stack }
+            let stack = UndoStack(engine: self, id: id, entries: entries)
+            stacks[id] = stack
+            return stack
+        }
+    }
+
+    /// Ids of every stack that has history in the file.
+    public func storedStackIDs() throws -> [String] {
+        try database.read {
+            try $0.fetchAll(
+                String.self, "SELECT DISTINCT stackId FROM \(UndoLogSchema.barriers) ORDER BY 1")
+        }
+    }
+
+    /// Deletes a stack's history (both lists and their log rows) from the file.
+    public func deleteStack(id: String) throws {
+        try stack(id: id).removeAll()
+        if id != Self.defaultStackID { _ = stacks.withLock { $0.removeValue(forKey: id) } }
+    }
+
+    /// Rebuilds the capture triggers from the tables' current columns: call it after a migration
+    /// changed a tracked table. History recorded before stays undoable.
+    public func refresh() throws {
+        try database.write { db in try installTriggers(db) }
+    }
+
+    // MARK: Installation
+
+    private func installFunctions(_ db: Database) throws {
+        try db.createFunction("sqliteundo_barrier", argumentCount: 0) { [weak self] _ in
+            guard let barrier = UndoContext.barrier else { return .null }
+            if let self { barrier.didCapture(for: self) }
+            return .integer(barrier.id)
+        }
+        try db.createFunction("sqliteundo_isReplaying", argumentCount: 0) { _ in
+            .integer(UndoContext.isReplaying ? 1 : 0)
+        }
+    }
+
+    private func installTriggers(_ db: Database) throws {
+        let tables = try tableNames.map { try TrackedTable.load(name: $0, db) }
+        try UndoLogSchema.ensureSlots(tables.map(\.slotCount).max() ?? 0, db)
+        for table in trackedTables.withLock({ Array($0.values) }) {
+            try db.execute(table.dropTriggersSQL)
+        }
+        for table in tables {
+            try db.execute(table.dropTriggersSQL)
+            try db.execute(table.createTriggersSQL)
+        }
+        trackedTables.withLock { tracked in
+            tracked = Dictionary(uniqueKeysWithValues: tables.map { ($0.id, $0) })
+        }
+    }
+
+    // MARK: Log operations used by stacks and barriers
+
+    /// Reverts one barrier's net changes on `db` (inside the caller's transaction).
+    func revert(barrier id: Int64, _ db: Database) throws -> (
+        affected: [String: Set<Int64>], conflicts: [UndoConflict]
+    ) {
+        let slots = try UndoLogSchema.slotCount(db)
+        let values = (0..<slots).map { "o\($0)" } + (0..<slots).map { "n\($0)" }
+        let cursor = try db.fetchCursor(
+            "SELECT seq, tableId, kind, oldRowid, newRowid, mask, \(values.joined(separator: ", ")) "
+                + "FROM \(UndoLogSchema.log) WHERE barrier = ? ORDER BY seq", [.integer(id)])
+        var reducer = NetChangeReducer()
+        while let row = try cursor.next() {
+            if let entry = try LogEntry(row: row, slots: slots) { reducer.add(entry) }
+        }
+        var replayer = Replayer(db: db, tables: trackedTables.withLock { $0 })
+        for change in reducer.result { try replayer.revert(change) }
+        return (replayer.affectedRows, replayer.conflicts)
+    }
+
+    /// Deletes the log rows of a barrier that will not be registered (its block threw).
+    func discardLog(of barrier: Int64) throws {
+        try database.write { db in
+            try db.execute(
+                "DELETE FROM \(UndoLogSchema.log) WHERE barrier = ?", [.integer(barrier)])
+        }
+    }
+}
+
+extension LogEntry {
+    /// Decodes a log row laid out as `seq, tableId, kind, oldRowid, newRowid, mask, o…, n…`.
+    init?(row: Row, slots: Int) throws {
+        guard let kind = UndoLogSchema.Kind(rawValue: try row.decode(at: 2, as: Int64.self)) else {
+            return nil
+        }
+        let mask: Int64 = try row.decode(at: 5)
+        var old: [Int: SQLiteValue] = [:]
+        var new: [Int: SQLiteValue] = [:]
+        for slot in 0..<slots where mask & (1 << Int64(slot)) != 0 {
+            if kind != .insert { old[slot] = row[6 + slot] }
+            if kind != .delete { new[slot] = row[6 + slots + slot] }
+        }
+        self.init(
+            seq: try row.decode(at: 0), tableId: try row.decode(at: 1), kind: kind,
+            oldRowid: try row.decode(at: 3, as: Int64?.self),
+            newRowid: try row.decode(at: 4, as: Int64?.self),
+            old: old, new: new)
+    }
+}
+
+/// One engine per database: a second one would double every capture.
+enum EngineRegistry {
+    private final class WeakEngine: Sendable {
+        weak let engine: UndoEngine?
+        init(_ engine: UndoEngine) { self.engine = engine }
+    }
+
+    private static let engines = Mutex<[ObjectIdentifier: WeakEngine]>([:])
+
+    static func claim(_ database: any DatabaseWriter, for engine: UndoEngine) throws {
+        try engines.withLock { engines in
+            let key = ObjectIdentifier(database)
+            if engines[key]?.engine != nil { throw UndoError.engineAlreadyInstalled }
+            engines[key] = WeakEngine(engine)
+        }
+    }
+
+    static func release(_ database: any DatabaseWriter) {
+        _ = engines.withLock { $0.removeValue(forKey: ObjectIdentifier(database)) }
+    }
+}

@@ -1,0 +1,28 @@
+/// Errors of the undo engine; each says what to do about it.
+public enum UndoError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A table given to the engine does not exist.
+    case unknownTable(String)
+    /// A `WITHOUT ROWID` table cannot be tracked (rows are identified by rowid).
+    case withoutRowid(String)
+    /// The table has more columns than the log's 62-bit column mask can describe.
+    case tooManyColumns(String)
+    /// The database already has an undo engine; share that one.
+    case engineAlreadyInstalled
+    /// Replaying a barrier failed; everything was rolled back and the stack is unchanged.
+    case replayFailed(barrier: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .unknownTable(let name):
+            return "cannot track table \(name): no such table"
+        case .withoutRowid(let name):
+            return "cannot track table \(name): WITHOUT ROWID tables are not supported"
+        case .tooManyColumns(let name):
+            return "cannot track table \(name): more than 62 columns"
+        case .engineAlreadyInstalled:
+            return "this database already has an undo engine; use that engine's stacks"
+        case .replayFailed(let barrier, let reason):
+            return "could not replay \"\(barrier)\": \(reason); nothing was changed"
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import SQLiteDatabase
+
+/// What one undo or redo did, told to the subscribers of the stack that performed it.
+public struct UndoEvent: Sendable, Equatable {
+    /// Whether the event is an undo or a redo.
+    public enum Kind: Sendable, Equatable {
+        case undo
+        case redo
+    }
+
+    /// Undo or redo.
+    public let kind: Kind
+    /// The action's name ("Set Rating").
+    public let name: String
+    /// The rowids the replay touched, per table name.
+    public let affectedRows: [String: Set<Int64>]
+    /// Later changes by someone else that the replay kept instead of overwriting.
+    public let conflicts: [UndoConflict]
+
+    public init(
+        kind: Kind, name: String, affectedRows: [String: Set<Int64>], conflicts: [UndoConflict]
+    ) {
+        self.kind = kind
+        self.name = name
+        self.affectedRows = affectedRows
+        self.conflicts = conflicts
+    }
+
+    /// The rowids of `table` the replay touched, or nil when it touched none.
+    public func ids(for table: any Table.Type) -> Set<Int64>? {
+        ids(forTable: table.tableName)
+    }
+
+    /// The rowids of the table named `name` the replay touched, or nil when it touched none.
+    public func ids(forTable name: String) -> Set<Int64>? {
+        guard let ids = affectedRows[name], !ids.isEmpty else { return nil }
+        return ids
+    }
+}
+
+/// A value an undo or redo did not restore because someone else changed it since.
+public struct UndoConflict: Sendable, Equatable, CustomStringConvertible {
+    /// The table.
+    public let table: String
+    /// The row.
+    public let rowid: Int64
+    /// The column kept, or nil when the whole row was kept (a row changed since it was inserted,
+    /// re-created since it was deleted, or deleted since it was updated).
+    public let column: String?
+    /// The value kept (nil for a whole row, or when the row no longer exists).
+    public let kept: SQLiteValue?
+
+    public init(table: String, rowid: Int64, column: String?, kept: SQLiteValue?) {
+        self.table = table
+        self.rowid = rowid
+        self.column = column
+        self.kept = kept
+    }
+
+    public var description: String {
+        if let column { return "kept \(table).\(column) of row \(rowid)" }
+        return "kept row \(rowid) of \(table)"
+    }
+}
+
+/// The names on a stack, most recent first.
+public struct UndoStackState: Sendable, Equatable {
+    /// Names of the actions that can be undone, the next undo first.
+    public var undo: [String]
+    /// Names of the actions that can be redone, the next redo first.
+    public var redo: [String]
+
+    public init(undo: [String], redo: [String]) {
+        self.undo = undo
+        self.redo = redo
+    }
+}

@@ -1,0 +1,88 @@
+import SQLiteDatabase
+
+/// The engine's tables, in the database file next to the data they record.
+///
+/// - `sqliteundo_tables`: tracked tables, each with a stable number.
+/// - `sqliteundo_columns`: each tracked column's slot in the log. A slot is never reused, so
+///   history recorded before a column was added or dropped keeps its meaning.
+/// - `sqliteundo_log`: one row per captured row change, in capture order (`seq`): the barrier,
+///   the table, the kind, the rowid before and after, a bit mask of the slots it holds, and the
+///   values before (`o<slot>`) and after (`n<slot>`). Columns without type keep every value
+///   exactly as SQLite stored it.
+/// - `sqliteundo_barriers`: registered barriers: their stack, list (0 undo, 1 redo), position,
+///   name, coalescing key and closing time.
+enum UndoLogSchema {
+    static let log = "sqliteundo_log"
+    static let barriers = "sqliteundo_barriers"
+    static let tables = "sqliteundo_tables"
+    static let columns = "sqliteundo_columns"
+
+    enum Kind: Int64 {
+        case insert = 1
+        case update = 2
+        case delete = 3
+    }
+
+    enum List: Int64 {
+        case undo = 0
+        case redo = 1
+    }
+
+    static func create(_ db: Database) throws {
+        try db.execute(
+            """
+            CREATE TABLE IF NOT EXISTS \(tables) (
+                id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+            CREATE TABLE IF NOT EXISTS \(columns) (
+                tableId INTEGER NOT NULL, name TEXT NOT NULL, slot INTEGER NOT NULL,
+                PRIMARY KEY (tableId, name));
+            CREATE TABLE IF NOT EXISTS \(log) (
+                seq INTEGER PRIMARY KEY, barrier INTEGER NOT NULL, tableId INTEGER NOT NULL,
+                kind INTEGER NOT NULL, oldRowid INTEGER, newRowid INTEGER, mask INTEGER NOT NULL);
+            CREATE INDEX IF NOT EXISTS \(log)_barrier ON \(log)(barrier);
+            CREATE TABLE IF NOT EXISTS \(barriers) (
+                id INTEGER PRIMARY KEY, stackId TEXT NOT NULL, list INTEGER NOT NULL,
+                position INTEGER NOT NULL, name TEXT NOT NULL, coalescingKey TEXT,
+                closedAt REAL NOT NULL);
+            CREATE INDEX IF NOT EXISTS \(barriers)_stack ON \(barriers)(stackId, list, position);
+            """)
+    }
+
+    /// How many value slots the log has now.
+    static func slotCount(_ db: Database) throws -> Int {
+        let names = try db.fetchAll(
+            String.self, "SELECT name FROM pragma_table_info(?)", [.text(log)])
+        return names.filter { $0.hasPrefix("o") && Int($0.dropFirst()) != nil }.count
+    }
+
+    /// Adds value columns to the log until it has `count` slots.
+    static func ensureSlots(_ count: Int, _ db: Database) throws {
+        let existing = try slotCount(db)
+        guard existing < count else { return }
+        for slot in existing..<count {
+            try db.execute("ALTER TABLE \(log) ADD COLUMN o\(slot)")
+            try db.execute("ALTER TABLE \(log) ADD COLUMN n\(slot)")
+        }
+    }
+
+    /// Deletes barriers' log rows that no barrier row claims and whose block cannot be running
+    /// any more: what a crash left of an unfinished barrier.
+    static func discardUnfinishedBarriers(_ db: Database) throws {
+        let orphans = try db.fetchAll(
+            Int64.self,
+            """
+            SELECT DISTINCT barrier FROM \(log)
+            WHERE barrier NOT IN (SELECT id FROM \(barriers))
+            """)
+        for barrier in orphans where !BarrierID.mayBeRunning(barrier) {
+            try db.execute("DELETE FROM \(log) WHERE barrier = ?", [.integer(barrier)])
+        }
+        let low = BarrierID.processID << 32
+        let used = try db.fetchOne(
+            Int64.self,
+            "SELECT max(id) FROM (SELECT max(id) AS id FROM \(barriers) WHERE id BETWEEN ?1 AND ?2 "
+                + "UNION ALL SELECT max(barrier) FROM \(log) WHERE barrier BETWEEN ?1 AND ?2)",
+            [.integer(low), .integer(low | 0xFFFF_FFFF)])
+        if let used { BarrierID.advance(pastUsed: used) }
+    }
+}

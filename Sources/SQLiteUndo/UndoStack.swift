@@ -1,0 +1,251 @@
+import Foundation
+import SQLiteDatabase
+import Synchronization
+
+/// An independent undo history (one per window, pane or document) over the engine's database.
+///
+/// Barriers register with the stack current when they close (`withUndoStack`); `undo()` and
+/// `redo()` replay this stack's barriers only, and tell this stack's subscribers what they did.
+/// The lists live in the database file: the same id after a restart has the same history.
+public final class UndoStack: Sendable {
+    /// The stack's id, stored with its history.
+    public let id: String
+    let engine: UndoEngine
+    private let entries: Mutex<StackEntries>
+    private let settings = Mutex(Settings())
+    private let subscribers = Mutex<[UInt64: AsyncStream<UndoEvent>.Continuation]>([:])
+    private let observers = Mutex<[UInt64: @Sendable (UndoEvent) -> Void]>([:])
+    private let nextSubscriberID = Atomic<UInt64>(0)
+
+    private struct Settings {
+        var levelsOfUndo = 1000
+        var mergeInterval: TimeInterval = 1
+        /// The last barrier registered with no undo or redo since: the only one a coalescing
+        /// barrier may merge into.
+        var coalescible: Int64?
+    }
+
+    init(engine: UndoEngine, id: String, entries: StackEntries) {
+        self.engine = engine
+        self.id = id
+        self.entries = Mutex(entries)
+    }
+
+    // MARK: State
+
+    /// Whether there is something to undo.
+    public var canUndo: Bool { entries.withLock { !$0.undo.isEmpty } }
+    /// Whether there is something to redo.
+    public var canRedo: Bool { entries.withLock { !$0.redo.isEmpty } }
+    /// The name of the action `undo()` would take back, or nil.
+    public var undoActionName: String? { entries.withLock { $0.undo.last?.name } }
+    /// The name of the action `redo()` would apply again, or nil.
+    public var redoActionName: String? { entries.withLock { $0.redo.last?.name } }
+
+    /// Both lists' names, most recent first.
+    public var state: UndoStackState {
+        entries.withLock {
+            UndoStackState(
+                undo: $0.undo.reversed().map(\.name), redo: $0.redo.reversed().map(\.name))
+        }
+    }
+
+    /// How many barriers the undo list keeps (default 1000); older ones are dropped with their
+    /// log rows when a new one registers.
+    public var levelsOfUndo: Int {
+        get { settings.withLock { $0.levelsOfUndo } }
+        set { settings.withLock { $0.levelsOfUndo = max(0, newValue) } }
+    }
+
+    /// How soon after the previous barrier a coalescing barrier may merge into it (default 1 s).
+    public var mergeInterval: TimeInterval {
+        get { settings.withLock { $0.mergeInterval } }
+        set { settings.withLock { $0.mergeInterval = newValue } }
+    }
+
+    // MARK: Undo and redo
+
+    /// Takes back the most recent action of this stack.
+    /// - Returns: what the undo did, or nil when there is nothing to undo.
+    /// - Throws: `UndoError.replayFailed` (everything rolled back, the stack unchanged).
+    @discardableResult
+    public func undo() throws -> UndoEvent? { try replay(from: .undo) }
+
+    /// Applies again the most recently undone action of this stack.
+    /// - Returns: what the redo did, or nil when there is nothing to redo.
+    /// - Throws: `UndoError.replayFailed` (everything rolled back, the stack unchanged).
+    @discardableResult
+    public func redo() throws -> UndoEvent? { try replay(from: .redo) }
+
+    /// Forgets this stack's whole history, in memory and in the file.
+    public func removeAll() throws {
+        try engine.database.write { db in
+            try deleteEntries("stackId = ?", [.text(id)], db)
+            entries.withLock { $0 = StackEntries() }
+            settings.withLock { $0.coalescible = nil }
+        }
+    }
+
+    private func replay(from list: UndoLogSchema.List) throws -> UndoEvent? {
+        let target: UndoLogSchema.List = list == .undo ? .redo : .undo
+        guard let top = entries.withLock({ $0[list].last }) else { return nil }
+        let inverse = Barrier(name: top.name)
+        let event: UndoEvent
+        do {
+            event = try engine.database.write { db in
+                try db.execute("PRAGMA defer_foreign_keys = ON")
+                let (affected, conflicts) = try UndoContext.$isReplaying.withValue(true) {
+                    try UndoContext.$barrier.withValue(inverse) {
+                        try engine.revert(barrier: top.id, db)
+                    }
+                }
+                try deleteEntries("id = ?", [.integer(top.id)], db)
+                var added: StackEntry?
+                if try hasLog(inverse.id, db) {
+                    added = try insertEntry(inverse, list: target, db)
+                }
+                entries.withLock { entries in
+                    entries[list].removeLast()
+                    if let added { entries[target].append(added) }
+                }
+                settings.withLock { $0.coalescible = nil }
+                return UndoEvent(
+                    kind: list == .undo ? .undo : .redo, name: top.name, affectedRows: affected,
+                    conflicts: conflicts)
+            }
+        } catch {
+            try? reload()
+            throw UndoError.replayFailed(barrier: top.name, reason: "\(error)")
+        }
+        deliver(event)
+        return event
+    }
+
+    // MARK: Registration
+
+    /// Registers a closed barrier: merges it into the previous one when it coalesces, otherwise
+    /// pushes it, clears the redo list and trims the undo list to `levelsOfUndo`.
+    func register(_ barrier: Barrier) throws {
+        do {
+            try engine.database.write { db in
+                guard try hasLog(barrier.id, db) else { return }
+                if try merge(barrier, db) { return }
+                try deleteEntries("stackId = ? AND list = 1", [.text(id)], db)
+                let entry = try insertEntry(barrier, list: .undo, db)
+                let levels = levelsOfUndo
+                let dropped = entries.withLock { entries -> [StackEntry] in
+                    entries.redo = []
+                    entries.undo.append(entry)
+                    let excess = max(0, entries.undo.count - levels)
+                    defer { entries.undo.removeFirst(excess) }
+                    return Array(entries.undo.prefix(excess))
+                }
+                for old in dropped { try deleteEntries("id = ?", [.integer(old.id)], db) }
+                settings.withLock { $0.coalescible = barrier.id }
+            }
+        } catch {
+            try? reload()
+            throw error
+        }
+    }
+
+    private func merge(_ barrier: Barrier, _ db: Database) throws -> Bool {
+        guard let key = barrier.coalescingKey,
+            let top = entries.withLock({ $0.undo.last }),
+            top.name == barrier.name, top.coalescingKey == key,
+            settings.withLock({ $0.coalescible == top.id })
+        else { return false }
+        let now = Date().timeIntervalSince1970
+        guard now - top.closedAt <= mergeInterval else { return false }
+        try db.execute(
+            "UPDATE \(UndoLogSchema.log) SET barrier = ? WHERE barrier = ?",
+            [.integer(top.id), .integer(barrier.id)])
+        try db.execute(
+            "UPDATE \(UndoLogSchema.barriers) SET closedAt = ? WHERE id = ?",
+            [.real(now), .integer(top.id)])
+        entries.withLock { $0.undo[$0.undo.count - 1].closedAt = now }
+        return true
+    }
+
+    private func insertEntry(_ barrier: Barrier, list: UndoLogSchema.List, _ db: Database) throws
+        -> StackEntry
+    {
+        let position = (entries.withLock { $0[list].last?.position } ?? 0) + 1
+        let entry = StackEntry(
+            id: barrier.id, name: barrier.name, coalescingKey: barrier.coalescingKey,
+            position: position, closedAt: Date().timeIntervalSince1970)
+        try db.execute(
+            """
+            INSERT INTO \(UndoLogSchema.barriers)
+                (id, stackId, list, position, name, coalescingKey, closedAt)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .integer(entry.id), .text(id), .integer(list.rawValue), .integer(position),
+                .text(entry.name), entry.coalescingKey.map { .text($0) } ?? .null,
+                .real(entry.closedAt),
+            ])
+        return entry
+    }
+
+    /// Deletes the barriers matching `condition` (on `sqliteundo_barriers`) and their log rows.
+    private func deleteEntries(_ condition: String, _ arguments: [SQLiteValue], _ db: Database)
+        throws
+    {
+        try db.execute(
+            """
+            DELETE FROM \(UndoLogSchema.log) WHERE barrier IN
+                (SELECT id FROM \(UndoLogSchema.barriers) WHERE \(condition))
+            """, arguments)
+        try db.execute("DELETE FROM \(UndoLogSchema.barriers) WHERE \(condition)", arguments)
+    }
+
+    private func hasLog(_ barrier: Int64, _ db: Database) throws -> Bool {
+        try db.fetchOne(
+            Int.self, "SELECT EXISTS (SELECT 1 FROM \(UndoLogSchema.log) WHERE barrier = ?)",
+            [.integer(barrier)]) == 1
+    }
+
+    private func reload() throws {
+        let loaded = try engine.database.read { try StackEntries.load(stackID: id, $0) }
+        entries.withLock { $0 = loaded }
+    }
+
+    // MARK: Events
+
+    /// Every undo and redo this stack performs from now on (never past ones), for as long as the
+    /// stream is iterated.
+    public func events() -> AsyncStream<UndoEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: UndoEvent.self)
+        let key = nextSubscriberID.add(1, ordering: .relaxed).newValue
+        subscribers.withLock { $0[key] = continuation }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.subscribers.withLock { $0.removeValue(forKey: key) }
+        }
+        return stream
+    }
+
+    /// Calls `observer` synchronously, on the thread that performed it, after each undo and redo
+    /// of this stack (for a run loop). Keep the returned observation to keep observing.
+    public func observe(_ observer: @escaping @Sendable (UndoEvent) -> Void) -> UndoObservation {
+        let key = nextSubscriberID.add(1, ordering: .relaxed).newValue
+        observers.withLock { $0[key] = observer }
+        return UndoObservation { [weak self] in
+            _ = self?.observers.withLock { $0.removeValue(forKey: key) }
+        }
+    }
+
+    private func deliver(_ event: UndoEvent) {
+        for continuation in subscribers.withLock({ Array($0.values) }) { continuation.yield(event) }
+        for observer in observers.withLock({ Array($0.values) }) { observer(event) }
+    }
+}
+
+/// Keeps a synchronous observer of an `UndoStack` registered until cancelled or released.
+public final class UndoObservation: Sendable {
+    private let onCancel: @Sendable () -> Void
+    init(onCancel: @escaping @Sendable () -> Void) { self.onCancel = onCancel }
+    /// Stops the notifications.
+    public func cancel() { onCancel() }
+    deinit { onCancel() }
+}
