@@ -26,7 +26,10 @@ let package = Package(
         .target(name: "UndoableState"),
         .target(name: "TerminalUI", dependencies: ["CNCursesW"]),
         .testTarget(name: "SQLiteDatabaseTests", dependencies: ["SQLiteDatabase"]),
-        .testTarget(name: "SQLiteUndoTests", dependencies: ["SQLiteUndo"]),
+        .testTarget(
+            name: "SQLiteUndoTests", dependencies: ["SQLiteUndo"],
+            swiftSettings: [.define("UndoDiagnostics", .when(traits: ["UndoDiagnostics"]))]
+        ),
         .testTarget(name: "UndoableStateTests", dependencies: ["UndoableState"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
     ],

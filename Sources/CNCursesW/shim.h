@@ -7,6 +7,7 @@
 #include <locale.h>
 #include <wchar.h>
 #include <curses.h>
+#include <term.h>
 
 // Macros and globals Swift cannot import as they are.
 static inline WINDOW *cncurses_stdscr(void) { return stdscr; }
@@ -25,5 +26,11 @@ static inline int cncurses_key_mouse(void) { return KEY_MOUSE; }
 static inline int cncurses_key_code_yes(void) { return KEY_CODE_YES; }
 static inline int cncurses_key_f(int n) { return KEY_F(n); }
 static inline int cncurses_set_escdelay(int ms) { return set_escdelay(ms); }
+static inline int cncurses_colors(void) { return COLORS; }
+static inline int cncurses_color_pairs(void) { return COLOR_PAIRS; }
+
+// The width table curses places characters by; Swift's Glibc module hides it
+// (it is X/Open), so it is declared here.
+extern int wcwidth(wchar_t);
 
 #endif

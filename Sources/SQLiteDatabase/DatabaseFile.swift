@@ -120,7 +120,12 @@ enum DatabaseFile {
 
     private static func configure(_ handle: OpaquePointer, path: String) throws {
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
-        for pragma in ["PRAGMA journal_mode = WAL", "PRAGMA foreign_keys = ON"] {
+        // WAL with synchronous NORMAL: a commit survives the program crashing or being killed
+        // (the WAL is written before COMMIT returns); only a power loss may lose the last ones.
+        let pragmas = [
+            "PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL", "PRAGMA foreign_keys = ON",
+        ]
+        for pragma in pragmas {
             guard sqlite3_exec(handle, pragma, nil, nil, nil) == SQLITE_OK else {
                 throw DatabaseOpenError.other(
                     path: path, reason: String(cString: sqlite3_errmsg(handle)))

@@ -115,7 +115,10 @@ struct NetChangeReducer {
     private mutating func addDelete(_ entry: LogEntry) {
         guard let rowid = entry.oldRowid else { return }
         let key = RowKey(tableId: entry.tableId, rowid: rowid)
-        if let index = byRow[key], var change = changes[index], change.kind != .delete {
+        if let index = byRow[key], changes[index]?.kind == .delete {
+            return  // logged twice (a replaced row with recursive triggers on)
+        }
+        if let index = byRow[key], var change = changes[index] {
             if change.kind == .insert {
                 changes[index] = nil  // inserted then deleted: nothing happened
                 byRow[key] = nil

@@ -13,7 +13,30 @@ struct Replayer {
         self.tables = tables
     }
 
-    mutating func revert(_ change: NetChange) throws {
+    /// Reverts the changes in the given order. A change that breaks a unique constraint only
+    /// because another change is not reverted yet (two rows swapping a unique value) is tried
+    /// again after the others, until a round makes no progress.
+    mutating func revertAll(_ changes: [NetChange]) throws {
+        var remaining = changes
+        while !remaining.isEmpty {
+            var failed: [NetChange] = []
+            var lastError: (any Error)?
+            for change in remaining {
+                let saved = (affectedRows, conflicts)
+                do {
+                    try revert(change)
+                } catch let error as SQLiteError where error.code.primary == .constraint {
+                    (affectedRows, conflicts) = saved
+                    failed.append(change)
+                    lastError = error
+                }
+            }
+            if failed.count == remaining.count, let lastError { throw lastError }
+            remaining = failed
+        }
+    }
+
+    private mutating func revert(_ change: NetChange) throws {
         // A table no longer tracked keeps its rows as they are.
         guard let table = tables[change.tableId] else { return }
         switch change.kind {
@@ -35,14 +58,18 @@ struct Replayer {
             conflicts.append(UndoConflict(table: table.name, rowid: rowid, column: nil, kept: nil))
             return
         }
-        try db.execute("DELETE FROM \(table.sqlName) WHERE rowid = ?", [.integer(rowid)])
+        try run("DELETE FROM \(table.sqlName) WHERE rowid = ?", [.integer(rowid)])
     }
 
     private mutating func restoreDeleted(_ change: NetChange, _ table: TrackedTable) throws {
         guard let rowid = change.originalRowid else { return }
         touch(table, rowid)
-        if try row(rowid, of: table) != nil {
-            conflicts.append(UndoConflict(table: table.name, rowid: rowid, column: nil, kept: nil))
+        if let current = try row(rowid, of: table) {
+            // Already back as it was (a cascade restored it) is no conflict; anything else is.
+            if table.columns.contains(where: { current[$0.slot] != change.before[$0.slot] }) {
+                conflicts.append(
+                    UndoConflict(table: table.name, rowid: rowid, column: nil, kept: nil))
+            }
             return
         }
         let columns = table.columns.filter { change.before[$0.slot] != nil }
@@ -53,7 +80,7 @@ struct Replayer {
             values.append(.integer(rowid))
         }
         let placeholders = Array(repeating: "?", count: values.count).joined(separator: ", ")
-        try db.execute(
+        try run(
             "INSERT INTO \(table.sqlName)(\(names.joined(separator: ", "))) VALUES (\(placeholders))",
             values)
     }
@@ -71,6 +98,7 @@ struct Replayer {
             guard let left = change.after[column.slot], let before = change.before[column.slot]
             else { continue }
             let kept = current[column.slot] ?? .null
+            if kept == before { continue }  // already restored (by a cascade, or by someone)
             let movesRow = column.name == table.rowidAlias && before != kept
             let blocked = movesRow ? !(try isFree(before, in: table)) : false
             if kept != left || blocked {
@@ -94,9 +122,17 @@ struct Replayer {
         touch(table, restoredRowid)
         guard !assignments.isEmpty else { return }
         let set = assignments.map { "\($0.column) = ?" }.joined(separator: ", ")
-        try db.execute(
+        try run(
             "UPDATE \(table.sqlName) SET \(set) WHERE rowid = ?",
             assignments.map(\.value) + [.integer(rowid)])
+    }
+
+    /// Runs one replay statement (logged when the `UndoDiagnostics` trait is on).
+    private func run(_ sql: String, _ arguments: [SQLiteValue]) throws {
+        #if UndoDiagnostics
+            UndoDiagnostics.log(sql, arguments)
+        #endif
+        try db.execute(sql, arguments)
     }
 
     private mutating func touch(_ table: TrackedTable, _ rowid: Int64) {

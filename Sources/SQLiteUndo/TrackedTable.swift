@@ -13,6 +13,9 @@ struct TrackedTable: Sendable {
     let columns: [Column]
     /// The column that is an alias of the rowid (`INTEGER PRIMARY KEY`), if there is one.
     let rowidAlias: String?
+    /// The column lists of the table's unique indexes (not partial, no expressions): the keys on
+    /// which `OR REPLACE` may delete another row.
+    let uniqueKeys: [[String]]
 
     /// Reads the table's real columns and gives each a slot (new columns get new slots).
     /// - Throws: `UndoError` for a missing table, a `WITHOUT ROWID` table, or too many columns.
@@ -58,7 +61,25 @@ struct TrackedTable: Sendable {
         {
             alias = try keys[0].decode("name", as: String.self)
         }
-        return TrackedTable(id: id, name: name, columns: columns, rowidAlias: alias)
+        return TrackedTable(
+            id: id, name: name, columns: columns, rowidAlias: alias,
+            uniqueKeys: try uniqueKeys(of: name, db))
+    }
+
+    private static func uniqueKeys(of table: String, _ db: Database) throws -> [[String]] {
+        let indexes = try db.fetchAll(
+            String.self,
+            "SELECT name FROM pragma_index_list(?) WHERE \"unique\" = 1 AND partial = 0",
+            [.text(table)])
+        return try indexes.compactMap { index in
+            let columns = try db.fetchAll(
+                Row.self, "SELECT cid, name FROM pragma_index_info(?) ORDER BY seqno",
+                [.text(index)])
+            guard columns.allSatisfy({ (try? $0.decode("cid", as: Int.self)) ?? -1 >= 0 }) else {
+                return nil  // an index on expressions
+            }
+            return try columns.map { try $0.decode("name", as: String.self) }
+        }
     }
 
     var slotCount: Int { (columns.map(\.slot).max() ?? -1) + 1 }
@@ -68,58 +89,4 @@ struct TrackedTable: Sendable {
 
     /// The table's qualified, quoted name for SQL.
     var sqlName: String { "main." + name.quotedIdentifier }
-
-    private func triggerName(_ kind: String) -> String {
-        "sqliteundo_\(id)_\(kind)".quotedIdentifier
-    }
-
-    /// SQL that drops this table's capture triggers.
-    var dropTriggersSQL: String {
-        ["insert", "update", "delete"].map { "DROP TRIGGER IF EXISTS temp.\(triggerName($0));" }
-            .joined(separator: "\n")
-    }
-
-    /// SQL that creates this table's capture triggers, as TEMP triggers: they live on the engine's
-    /// connection only, so the file stays usable by connections without the engine's functions.
-    var createTriggersSQL: String {
-        let log = UndoLogSchema.log
-        let barrier = UndoEngine.barrierFunction
-        let all = columns.map { $0.name.quotedIdentifier }
-        let oldSlots = columns.map { "o\($0.slot)" }.joined(separator: ", ")
-        let newSlots = columns.map { "n\($0.slot)" }.joined(separator: ", ")
-        func changed(_ column: String) -> String {
-            "(OLD.\(column) IS NOT NEW.\(column) COLLATE BINARY "
-                + "OR typeof(OLD.\(column)) IS NOT typeof(NEW.\(column)))"
-        }
-        let anyChange = (["OLD.rowid IS NOT NEW.rowid"] + all.map(changed)).joined(
-            separator: " OR ")
-        let mask = columns.map {
-            "(CASE WHEN \(changed($0.name.quotedIdentifier)) THEN \(1 << Int64($0.slot)) ELSE 0 END)"
-        }.joined(separator: " | ")
-        let oldChanged = all.map { "CASE WHEN \(changed($0)) THEN OLD.\($0) END" }
-            .joined(separator: ", ")
-        let newChanged = all.map { "CASE WHEN \(changed($0)) THEN NEW.\($0) END" }
-            .joined(separator: ", ")
-        return """
-            CREATE TEMP TRIGGER \(triggerName("insert")) AFTER INSERT ON \(sqlName)
-            WHEN \(barrier) IS NOT NULL BEGIN
-                INSERT INTO \(log)(barrier, tableId, kind, newRowid, mask, \(newSlots))
-                VALUES (\(barrier), \(id), \(UndoLogSchema.Kind.insert.rawValue), NEW.rowid,
-                        \(fullMask), \(all.map { "NEW.\($0)" }.joined(separator: ", ")));
-            END;
-            CREATE TEMP TRIGGER \(triggerName("update")) BEFORE UPDATE ON \(sqlName)
-            WHEN \(barrier) IS NOT NULL AND (\(anyChange)) BEGIN
-                INSERT INTO \(log)(barrier, tableId, kind, oldRowid, newRowid, mask,
-                                   \(oldSlots), \(newSlots))
-                VALUES (\(barrier), \(id), \(UndoLogSchema.Kind.update.rawValue), OLD.rowid,
-                        NEW.rowid, \(mask), \(oldChanged), \(newChanged));
-            END;
-            CREATE TEMP TRIGGER \(triggerName("delete")) BEFORE DELETE ON \(sqlName)
-            WHEN \(barrier) IS NOT NULL BEGIN
-                INSERT INTO \(log)(barrier, tableId, kind, oldRowid, mask, \(oldSlots))
-                VALUES (\(barrier), \(id), \(UndoLogSchema.Kind.delete.rawValue), OLD.rowid,
-                        \(fullMask), \(all.map { "OLD.\($0)" }.joined(separator: ", ")));
-            END;
-            """
-    }
 }

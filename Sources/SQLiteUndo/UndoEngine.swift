@@ -117,7 +117,9 @@ public final class UndoEngine: Sendable {
 
     private func installTriggers(_ db: Database) throws {
         let tables = try tableNames.map { try TrackedTable.load(name: $0, db) }
-        try UndoLogSchema.ensureSlots(tables.map(\.slotCount).max() ?? 0, db)
+        let slots = tables.map(\.slotCount).max() ?? 0
+        try UndoLogSchema.ensureSlots(slots, db)
+        try db.execute(TrackedTable.createPendingTableSQL(slots: try UndoLogSchema.slotCount(db)))
         for table in trackedTables.withLock({ Array($0.values) }) {
             try db.execute(table.dropTriggersSQL)
         }
@@ -146,7 +148,7 @@ public final class UndoEngine: Sendable {
             if let entry = try LogEntry(row: row, slots: slots) { reducer.add(entry) }
         }
         var replayer = Replayer(db: db, tables: trackedTables.withLock { $0 })
-        for change in reducer.result { try replayer.revert(change) }
+        try replayer.revertAll(reducer.result)
         return (replayer.affectedRows, replayer.conflicts)
     }
 

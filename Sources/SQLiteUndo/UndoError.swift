@@ -10,6 +10,8 @@ public enum UndoError: Error, Sendable, Equatable, CustomStringConvertible {
     case engineAlreadyInstalled
     /// Replaying a barrier failed; everything was rolled back and the stack is unchanged.
     case replayFailed(barrier: String, reason: String)
+    /// A check of the `UndoDiagnostics` trait failed after a replay.
+    case diagnosticFailed(String)
 
     public var description: String {
         switch self {
@@ -23,6 +25,8 @@ public enum UndoError: Error, Sendable, Equatable, CustomStringConvertible {
             return "this database already has an undo engine; use that engine's stacks"
         case .replayFailed(let barrier, let reason):
             return "could not replay \"\(barrier)\": \(reason); nothing was changed"
+        case .diagnosticFailed(let problem):
+            return "undo diagnostics: \(problem)"
         }
     }
 }

@@ -108,6 +108,9 @@ public final class UndoStack: Sendable {
                     entries[list].removeLast()
                     if let added { entries[target].append(added) }
                 }
+                #if UndoDiagnostics
+                    try UndoDiagnostics.check(stack: self, entries: entries.withLock { $0 }, db)
+                #endif
                 settings.withLock { $0.coalescible = nil }
                 return UndoEvent(
                     kind: list == .undo ? .undo : .redo, name: top.name, affectedRows: affected,

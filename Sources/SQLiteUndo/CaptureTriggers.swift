@@ -1,0 +1,114 @@
+/// The SQL of a tracked table's capture triggers.
+///
+/// They are TEMP triggers: they live on the engine's connection only, so the file stays usable
+/// by connections without the engine's functions (the `sqlite3` shell, another program).
+///
+/// - AFTER INSERT logs the new row; BEFORE UPDATE logs the changed columns' values before and
+///   after (a no-op update logs nothing); BEFORE DELETE logs the whole row.
+/// - `OR REPLACE` deletes conflicting rows without firing delete triggers (unless recursive
+///   triggers are on): BEFORE INSERT notes the rows a new row could replace in a pending table,
+///   and AFTER INSERT (which fires only if the row really was inserted, so not for an upsert's
+///   update or an ignored row) logs them as deleted. BEFORE UPDATE logs, first, the rows an
+///   update moving a row onto another's key would replace. A delete logged twice (recursive
+///   triggers on) reduces to one.
+extension TrackedTable {
+    static let pendingTable = "sqliteundo_pending"
+
+    private var names: [String] { columns.map { $0.name.quotedIdentifier } }
+
+    private func triggerName(_ kind: String) -> String {
+        "sqliteundo_\(id)_\(kind)".quotedIdentifier
+    }
+
+    private static let triggerKinds = ["insert", "update", "delete", "replace_insert"]
+
+    /// SQL that drops this table's capture triggers.
+    var dropTriggersSQL: String {
+        Self.triggerKinds.map { "DROP TRIGGER IF EXISTS temp.\(triggerName($0));" }
+            .joined(separator: "\n")
+    }
+
+    private func changed(_ column: String) -> String {
+        "(OLD.\(column) IS NOT NEW.\(column) COLLATE BINARY "
+            + "OR typeof(OLD.\(column)) IS NOT typeof(NEW.\(column)))"
+    }
+
+    private func slots(_ prefix: String) -> String {
+        columns.map { "\(prefix)\($0.slot)" }.joined(separator: ", ")
+    }
+
+    /// Rows other than the one being written that share its rowid or one of its unique keys.
+    private var conflictingRows: String {
+        let keys = uniqueKeys.map { key in
+            "("
+                + key.map { "\($0.quotedIdentifier) = NEW.\($0.quotedIdentifier)" }
+                .joined(separator: " AND ") + ")"
+        }
+        return (["rowid = NEW.rowid"] + keys).joined(separator: " OR ")
+    }
+
+    /// SQL that (re)creates the connection's pending table with room for `slots` values.
+    static func createPendingTableSQL(slots: Int) -> String {
+        let values = (0..<slots).map { ", o\($0)" }.joined()
+        return "DROP TABLE IF EXISTS temp.\(pendingTable); "
+            + "CREATE TEMP TABLE \(pendingTable)(tableId INTEGER NOT NULL, oldRowid INTEGER\(values));"
+    }
+
+    /// SQL that creates this table's capture triggers.
+    var createTriggersSQL: String {
+        let log = UndoLogSchema.log
+        let pending = Self.pendingTable
+        let barrier = UndoEngine.barrierFunction
+        let kind = (
+            insert: UndoLogSchema.Kind.insert.rawValue, update: UndoLogSchema.Kind.update.rawValue,
+            delete: UndoLogSchema.Kind.delete.rawValue
+        )
+        let anyChange = (["OLD.rowid IS NOT NEW.rowid"] + names.map(changed)).joined(
+            separator: " OR ")
+        let keyChange =
+            (["OLD.rowid IS NOT NEW.rowid"]
+            + Set(uniqueKeys.joined()).sorted().map { changed($0.quotedIdentifier) })
+            .joined(separator: " OR ")
+        let mask = columns.map {
+            "(CASE WHEN \(changed($0.name.quotedIdentifier)) THEN \(1 << Int64($0.slot)) ELSE 0 END)"
+        }.joined(separator: " | ")
+        let oldChanged = names.map { "CASE WHEN \(changed($0)) THEN OLD.\($0) END" }
+        let newChanged = names.map { "CASE WHEN \(changed($0)) THEN NEW.\($0) END" }
+        let all = names.joined(separator: ", ")
+        return """
+            CREATE TEMP TRIGGER \(triggerName("replace_insert")) BEFORE INSERT ON \(sqlName)
+            WHEN \(barrier) IS NOT NULL BEGIN
+                DELETE FROM \(pending) WHERE tableId = \(id);
+                INSERT INTO \(pending)(tableId, oldRowid, \(slots("o")))
+                SELECT \(id), rowid, \(all) FROM \(name.quotedIdentifier) WHERE \(conflictingRows);
+            END;
+            CREATE TEMP TRIGGER \(triggerName("insert")) AFTER INSERT ON \(sqlName)
+            WHEN \(barrier) IS NOT NULL BEGIN
+                INSERT INTO \(log)(barrier, tableId, kind, oldRowid, mask, \(slots("o")))
+                SELECT \(barrier), \(id), \(kind.delete), oldRowid, \(fullMask), \(slots("o"))
+                FROM \(pending) WHERE tableId = \(id);
+                DELETE FROM \(pending) WHERE tableId = \(id);
+                INSERT INTO \(log)(barrier, tableId, kind, newRowid, mask, \(slots("n")))
+                VALUES (\(barrier), \(id), \(kind.insert), NEW.rowid, \(fullMask),
+                        \(names.map { "NEW.\($0)" }.joined(separator: ", ")));
+            END;
+            CREATE TEMP TRIGGER \(triggerName("update")) BEFORE UPDATE ON \(sqlName)
+            WHEN \(barrier) IS NOT NULL AND (\(anyChange)) BEGIN
+                INSERT INTO \(log)(barrier, tableId, kind, oldRowid, mask, \(slots("o")))
+                SELECT \(barrier), \(id), \(kind.delete), rowid, \(fullMask), \(all)
+                FROM \(name.quotedIdentifier)
+                WHERE (\(keyChange)) AND (\(conflictingRows)) AND rowid != OLD.rowid;
+                INSERT INTO \(log)(barrier, tableId, kind, oldRowid, newRowid, mask,
+                                   \(slots("o")), \(slots("n")))
+                VALUES (\(barrier), \(id), \(kind.update), OLD.rowid, NEW.rowid, \(mask),
+                        \(oldChanged.joined(separator: ", ")), \(newChanged.joined(separator: ", ")));
+            END;
+            CREATE TEMP TRIGGER \(triggerName("delete")) BEFORE DELETE ON \(sqlName)
+            WHEN \(barrier) IS NOT NULL BEGIN
+                INSERT INTO \(log)(barrier, tableId, kind, oldRowid, mask, \(slots("o")))
+                VALUES (\(barrier), \(id), \(kind.delete), OLD.rowid, \(fullMask),
+                        \(names.map { "OLD.\($0)" }.joined(separator: ", ")));
+            END;
+            """
+    }
+}

@@ -1,0 +1,36 @@
+import SQLiteDatabase
+
+#if UndoDiagnostics
+    import Foundation
+
+    /// Checks run after every replay when the package trait `UndoDiagnostics` is enabled: the
+    /// foreign keys hold, and the stack's lists in memory match the log in the file.
+    enum UndoDiagnostics {
+        static func check(stack: UndoStack, entries: StackEntries, _ db: Database) throws {
+            let violations = try db.fetchAll(Row.self, "PRAGMA foreign_key_check")
+            if let first = violations.first {
+                throw UndoError.diagnosticFailed("foreign key violation after replay: \(first)")
+            }
+            let stored = try StackEntries.load(stackID: stack.id, db)
+            if stored.undo.map(\.id) != entries.undo.map(\.id)
+                || stored.redo.map(\.id) != entries.redo.map(\.id)
+            {
+                throw UndoError.diagnosticFailed(
+                    "stack \(stack.id) in memory differs from the file")
+            }
+            let empty = try db.fetchAll(
+                Int64.self,
+                """
+                SELECT id FROM \(UndoLogSchema.barriers) WHERE stackId = ? AND NOT EXISTS
+                    (SELECT 1 FROM \(UndoLogSchema.log) WHERE barrier = \(UndoLogSchema.barriers).id)
+                """, [.text(stack.id)])
+            if !empty.isEmpty {
+                throw UndoError.diagnosticFailed("registered barriers without log rows: \(empty)")
+            }
+        }
+
+        static func log(_ sql: String, _ arguments: [SQLiteValue]) {
+            FileHandle.standardError.write(Data("sqliteundo replay: \(sql) \(arguments)\n".utf8))
+        }
+    }
+#endif

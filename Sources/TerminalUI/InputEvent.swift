@@ -1,0 +1,103 @@
+/// A key the user pressed, decoded from what the terminal sent.
+///
+/// Terminals report few modifier combinations reliably, so the set is kept
+/// to what every terminal can send: printable text, Ctrl with a letter, Alt
+/// (sent as ESC before the key), and the named keys.
+public enum Key: Hashable, Sendable {
+    /// A printable grapheme, including space and any Unicode text.
+    case character(Character)
+    /// Ctrl with a letter, lowercased: Ctrl-Z is `.control("z")`.
+    ///
+    /// Ctrl-I, Ctrl-M, Ctrl-J and Ctrl-H are indistinguishable from Tab,
+    /// Enter and Backspace on a terminal, and arrive as those. Ctrl with
+    /// other keys comes as the control byte's character: Ctrl-Space is
+    /// `.control("@")`, Ctrl-\ is `.control("\\")`.
+    case control(Character)
+    /// Alt (or Meta) with a printable grapheme: Alt-U is `.alt("u")`, Alt-1 is `.alt("1")`.
+    case alt(Character)
+    /// A function key: F1 is `.function(1)`.
+    case function(Int)
+    /// The Up arrow.
+    case up
+    /// The Down arrow.
+    case down
+    /// The Left arrow.
+    case left
+    /// The Right arrow.
+    case right
+    /// Home.
+    case home
+    /// End.
+    case end
+    /// Page Up.
+    case pageUp
+    /// Page Down.
+    case pageDown
+    /// Insert.
+    case insert
+    /// Delete (forward delete).
+    case delete
+    /// Backspace.
+    case backspace
+    /// Enter or Return.
+    case enter
+    /// Tab.
+    case tab
+    /// Shift-Tab.
+    case backTab
+    /// Escape on its own.
+    case escape
+}
+
+/// A mouse button.
+public enum MouseButton: Hashable, Sendable {
+    /// The primary button.
+    case left
+    /// The middle button or wheel click.
+    case middle
+    /// The secondary button.
+    case right
+}
+
+/// A mouse action at a cell of the screen.
+public struct MouseEvent: Hashable, Sendable {
+    /// What the mouse did.
+    public enum Kind: Hashable, Sendable {
+        /// A button went down.
+        case press(MouseButton)
+        /// A button went up.
+        case release
+        /// The wheel turned away from the user (scroll up).
+        case wheelUp
+        /// The wheel turned toward the user (scroll down).
+        case wheelDown
+        /// The mouse moved with a button held down.
+        case drag
+    }
+
+    /// What the mouse did.
+    public var kind: Kind
+    /// The cell under the pointer, from (0, 0) at the top left.
+    public var position: Point
+
+    /// Creates a mouse event.
+    public init(kind: Kind, position: Point) {
+        self.kind = kind
+        self.position = position
+    }
+}
+
+/// Something that happened at the terminal, for the app's event loop.
+public enum InputEvent: Hashable, Sendable {
+    /// A key press.
+    case key(Key)
+    /// Text the user pasted (bracketed paste), whole, with newlines as "\n".
+    ///
+    /// One paste is one event however long it is, so that the app can insert
+    /// it as one edit (and one undo step) and never runs its key bindings on it.
+    case paste(String)
+    /// A click, release, drag or wheel turn.
+    case mouse(MouseEvent)
+    /// The terminal now has this size; everything should be drawn again.
+    case resize(Size)
+}

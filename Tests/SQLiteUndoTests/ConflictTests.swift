@@ -1,0 +1,115 @@
+import SQLiteDatabase
+import SQLiteUndo
+import Testing
+
+/// "Undo only takes back what is still yours."
+@Suite struct ConflictTests {
+    let fixture: Fixture
+    let paneA: UndoStack
+    let paneB: UndoStack
+
+    init() throws {
+        fixture = try Fixture(
+            schema:
+                "CREATE TABLE articles(id INTEGER PRIMARY KEY, title TEXT, body TEXT, rating INTEGER)",
+            tables: ["articles"])
+        try fixture.execute("INSERT INTO articles VALUES (1, 'Title', 'Body', 0)")
+        paneA = try fixture.engine.stack(id: "A")
+        paneB = try fixture.engine.stack(id: "B")
+    }
+
+    func edit(_ pane: UndoStack, _ name: String, _ sql: String) throws {
+        try withUndoStack(pane) { try undoable(name) { try fixture.execute(sql) } }
+    }
+
+    func articles() throws -> [[SQLiteValue]] { try fixture.rows("articles") }
+
+    @Test func undoKeepsAnotherPanesEditOfAnotherColumn() throws {
+        try edit(paneA, "Edit Title", "UPDATE articles SET title = 'A title'")
+        try edit(paneB, "Edit Body", "UPDATE articles SET body = 'B body'")
+        let event = try paneA.undo()
+        #expect(try articles() == [[1, "Title", "B body", 0]])
+        #expect(event?.conflicts == [])
+    }
+
+    @Test func undoKeepsAnotherPanesLaterEditOfTheSameColumnAndReportsIt() throws {
+        try edit(paneA, "Edit Title", "UPDATE articles SET title = 'A title', rating = 3")
+        try edit(paneB, "Edit Title", "UPDATE articles SET title = 'B title'")
+        let event = try paneA.undo()
+        #expect(try articles() == [[1, "B title", "Body", 0]])
+        #expect(
+            event?.conflicts == [
+                UndoConflict(table: "articles", rowid: 1, column: "title", kept: "B title")
+            ])
+        // Pane B's own undo still works and returns to A's value.
+        try paneB.undo()
+        #expect(try articles() == [[1, "A title", "Body", 0]])
+    }
+
+    @Test func untrackedLaterWriteIsKeptToo() throws {
+        try edit(paneA, "Rate", "UPDATE articles SET rating = 5")
+        try fixture.execute("UPDATE articles SET rating = 4")
+        let event = try paneA.undo()
+        #expect(try articles() == [[1, "Title", "Body", 4]])
+        #expect(
+            event?.conflicts == [
+                UndoConflict(table: "articles", rowid: 1, column: "rating", kept: 4)
+            ])
+    }
+
+    @Test func insertedRowChangedBySomeoneElseIsNotDeleted() throws {
+        try edit(paneA, "New", "INSERT INTO articles VALUES (2, 'new', '', 0)")
+        try edit(paneB, "Rate", "UPDATE articles SET rating = 2 WHERE id = 2")
+        let event = try paneA.undo()
+        #expect(try articles() == [[1, "Title", "Body", 0], [2, "new", "", 2]])
+        #expect(
+            event?.conflicts == [UndoConflict(table: "articles", rowid: 2, column: nil, kept: nil)])
+    }
+
+    @Test func deletedRowRecreatedMeanwhileIsAConflictNotACrash() throws {
+        try edit(paneA, "Delete", "DELETE FROM articles WHERE id = 1")
+        try edit(paneB, "Recreate", "INSERT INTO articles VALUES (1, 'again', '', 1)")
+        let event = try paneA.undo()
+        #expect(try articles() == [[1, "again", "", 1]])
+        #expect(
+            event?.conflicts == [UndoConflict(table: "articles", rowid: 1, column: nil, kept: nil)])
+    }
+
+    @Test func updatedRowDeletedMeanwhileIsAConflict() throws {
+        try edit(paneA, "Edit", "UPDATE articles SET title = 'x'")
+        try edit(paneB, "Delete", "DELETE FROM articles")
+        let event = try paneA.undo()
+        #expect(try articles() == [])
+        #expect(
+            event?.conflicts == [UndoConflict(table: "articles", rowid: 1, column: nil, kept: nil)])
+        try paneB.undo()
+        #expect(try articles() == [[1, "x", "Body", 0]])
+    }
+
+    @Test func redoFollowsTheSameRule() throws {
+        try edit(paneA, "Edit Title", "UPDATE articles SET title = 'A title'")
+        try paneA.undo()
+        try edit(paneB, "Edit Title", "UPDATE articles SET title = 'B title'")
+        let event = try paneA.redo()
+        #expect(try articles() == [[1, "B title", "Body", 0]])
+        #expect(
+            event?.conflicts == [
+                UndoConflict(table: "articles", rowid: 1, column: "title", kept: "B title")
+            ])
+    }
+
+    @Test func undosThenRedosWithNoOneElseWritingReturnExactly() throws {
+        var snapshots = [try articles()]
+        for n in 1...5 {
+            try edit(paneA, "Step \(n)", "UPDATE articles SET rating = \(n), title = 'v\(n)'")
+            try edit(
+                paneA, "Add \(n)",
+                "INSERT INTO articles(title, body, rating) VALUES ('n\(n)', 'b', 1)")
+            snapshots.append(try articles())
+        }
+        for _ in 0..<10 { try paneA.undo() }
+        #expect(try articles() == snapshots[0])
+        for _ in 0..<10 { try paneA.redo() }
+        #expect(try articles() == snapshots[5])
+    }
+}

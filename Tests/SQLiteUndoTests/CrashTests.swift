@@ -1,0 +1,85 @@
+import Foundation
+import SQLiteDatabase
+import SQLiteUndo
+import Testing
+
+/// A real process is killed with SIGKILL inside a barrier, between two committed writes.
+///
+/// The child is this test binary itself, started with `UNDO_CRASH_CHILD_DB` set: then
+/// `crashChildWriter` opens the file, records one finished barrier, opens a second one, commits
+/// a write inside it, says so on stdout, and waits to be killed.
+@Suite struct CrashTests {
+    static let childVariable = "UNDO_CRASH_CHILD_DB"
+
+    @Test func crashChildWriter() throws {
+        guard let path = ProcessInfo.processInfo.environment[Self.childVariable] else { return }
+        let (db, engine) = try Self.open(path)
+        let pane = try engine.stack(id: "pane-1")
+        try withUndoStack(pane) {
+            try undoable("Finished") {
+                try db.write { try $0.execute("INSERT INTO items(name) VALUES ('finished')") }
+            }
+            try undoable("Interrupted") {
+                try db.write { try $0.execute("INSERT INTO items(name) VALUES ('interrupted 1')") }
+                try db.write { try $0.execute("UPDATE items SET name = 'changed' WHERE id = 1") }
+                FileHandle.standardOutput.write(Data("READY\n".utf8))
+                while true { sleep(1) }
+            }
+        }
+    }
+
+    static func open(_ path: String) throws -> (DatabaseQueue, UndoEngine) {
+        let db = try DatabaseQueue(path: path)
+        try db.write {
+            try $0.execute("CREATE TABLE IF NOT EXISTS items(id INTEGER PRIMARY KEY, name TEXT)")
+        }
+        return (db, try UndoEngine(for: db, tableNames: ["items"]))
+    }
+
+    @Test func killedInsideABarrierLeavesAConsistentLog() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "crash-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("notes.db").path
+
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        child.arguments = ["--testing-library", "swift-testing", "--filter", "crashChildWriter"]
+        child.environment = ProcessInfo.processInfo.environment.merging([Self.childVariable: path])
+        { $1 }
+        let output = Pipe()
+        child.standardOutput = output
+        child.standardError = FileHandle.nullDevice
+        try child.run()
+        var seen = Data()
+        while !String(decoding: seen, as: UTF8.self).contains("READY") {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            seen.append(chunk)
+        }
+        kill(child.processIdentifier, SIGKILL)
+        child.waitUntilExit()
+        #expect(String(decoding: seen, as: UTF8.self).contains("READY"))
+
+        let (db, engine) = try Self.open(path)
+        let integrity = try db.read { try $0.fetchOne(String.self, "PRAGMA integrity_check") }
+        #expect(integrity == "ok")
+        // The interrupted barrier's writes committed and stay; its log rows are gone.
+        let names = {
+            try db.read { try $0.fetchAll(String.self, "SELECT name FROM items ORDER BY id") }
+        }
+        #expect(try names() == ["changed", "interrupted 1"])
+        let logged = try db.read {
+            try $0.fetchOne(Int.self, "SELECT count(*) FROM sqliteundo_log")
+        }
+        #expect(logged == 1)
+        let pane = try engine.stack(id: "pane-1")
+        #expect(pane.state == UndoStackState(undo: ["Finished"], redo: []))
+        // The finished barrier still undoes; its row was changed since by the interrupted one,
+        // which is kept.
+        let event = try pane.undo()
+        #expect(
+            event?.conflicts == [UndoConflict(table: "items", rowid: 1, column: nil, kept: nil)])
+        #expect(try names() == ["changed", "interrupted 1"])
+    }
+}

@@ -1,0 +1,69 @@
+import SQLiteDatabase
+import SQLiteUndo
+import Testing
+
+struct Article: Table {
+    static let tableName = "articles"
+}
+
+@Suite struct EngineSetupTests {
+    @Test func tracksTableTypes() throws {
+        let db = try DatabaseQueue()
+        try db.write { try $0.execute("CREATE TABLE articles(id INTEGER PRIMARY KEY, title TEXT)") }
+        let engine = try UndoEngine(for: db, tables: Article.self)
+        try undoable("New Article") {
+            try db.write { try $0.execute("INSERT INTO articles(title) VALUES ('hi')") }
+        }
+        let event = try engine.defaultStack.undo()
+        #expect(event?.ids(for: Article.self) == [1])
+    }
+
+    @Test func refusesAnUnknownTable() throws {
+        let db = try DatabaseQueue()
+        #expect(throws: UndoError.unknownTable("nope")) {
+            try UndoEngine(for: db, tableNames: ["nope"])
+        }
+        #expect(
+            UndoError.unknownTable("nope").description == "cannot track table nope: no such table")
+    }
+
+    @Test func refusesAWithoutRowidTable() throws {
+        let db = try DatabaseQueue()
+        try db.write { try $0.execute("CREATE TABLE kv(k TEXT PRIMARY KEY, v) WITHOUT ROWID") }
+        #expect(throws: UndoError.withoutRowid("kv")) {
+            try UndoEngine(for: db, tableNames: ["kv"])
+        }
+    }
+
+    @Test func refusesASecondEngineOnTheSameDatabase() throws {
+        let db = try DatabaseQueue()
+        try db.write { try $0.execute("CREATE TABLE t(x)") }
+        let engine = try UndoEngine(for: db, tableNames: ["t"])
+        #expect(throws: UndoError.engineAlreadyInstalled) {
+            try UndoEngine(for: db, tableNames: ["t"])
+        }
+        withExtendedLifetime(engine) {}
+    }
+
+    @Test func logTablesArePrefixedAndIndexedByBarrier() throws {
+        let fixture = try Fixture()
+        let names = try fixture.db.read {
+            try $0.fetchAll(
+                String.self,
+                "SELECT name FROM sqlite_schema WHERE name LIKE 'sqliteundo%' ORDER BY name")
+        }
+        #expect(
+            names == [
+                "sqliteundo_barriers", "sqliteundo_barriers_stack", "sqliteundo_columns",
+                "sqliteundo_log", "sqliteundo_log_barrier", "sqliteundo_tables",
+            ])
+        let plan = try fixture.db.read {
+            try $0.fetchAll(
+                Row.self, "EXPLAIN QUERY PLAN SELECT * FROM sqliteundo_log WHERE barrier = 1")
+        }
+        #expect(
+            plan.map { $0["detail"] } == [
+                .text("SEARCH sqliteundo_log USING INDEX sqliteundo_log_barrier (barrier=?)")
+            ])
+    }
+}

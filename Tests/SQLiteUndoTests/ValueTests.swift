@@ -1,0 +1,87 @@
+import SQLiteDatabase
+import SQLiteUndo
+import Testing
+
+@Suite struct ValueTests {
+    static let hardValues: [SQLiteValue] = [
+        .text("tab\tseparated\tvalues"), .text("new\nline\r\nand\rreturns"), .text("quotes ' \" `"),
+        .text("nul\0byte"), .text("emoji 😀 and 👩‍👩‍👧 and 漢字 and é"), .text(""),
+        .blob([0, 1, 2, 0, 255]), .blob([]), .real(Double.greatestFiniteMagnitude),
+        .real(-Double.greatestFiniteMagnitude), .real(Double.leastNonzeroMagnitude), .real(-0.5),
+        .real(0.1), .integer(Int64.min), .integer(Int64.max), .null,
+    ]
+
+    @Test(arguments: hardValues)
+    func everyValueUndoesAndRedoesExactly(value: SQLiteValue) throws {
+        let fixture = try Fixture()
+        try fixture.execute("INSERT INTO items(id, name, value) VALUES (1, 'start', 42)")
+        let stack = fixture.engine.defaultStack
+        try undoable("Set") {
+            try fixture.execute("UPDATE items SET value = ? WHERE id = 1", [value])
+        }
+        try undoable("Add") {
+            try fixture.execute("INSERT INTO items(id, name, value) VALUES (2, 'copy', ?)", [value])
+        }
+        try undoable("Remove") { try fixture.execute("DELETE FROM items WHERE id = 1") }
+        let final = try fixture.rows()
+        #expect(final == [[2, "copy", value, 0]])
+        try stack.undo()
+        #expect(try fixture.rows() == [[1, "start", value, 0], [2, "copy", value, 0]])
+        try stack.undo()
+        try stack.undo()
+        #expect(try fixture.rows() == [[1, "start", 42, 0]])
+        for _ in 0..<3 { try stack.redo() }
+        #expect(try fixture.rows() == final)
+    }
+
+    @Test func storageClassChangeIsAChange() throws {
+        let fixture = try Fixture()
+        try fixture.execute("INSERT INTO items(id, value) VALUES (1, 1)")
+        try undoable("To real") { try fixture.execute("UPDATE items SET value = 1.0") }
+        #expect(fixture.engine.defaultStack.canUndo)
+        try fixture.engine.defaultStack.undo()
+        #expect(try fixture.rows() == [[1, nil, 1, 0]])
+    }
+
+    @Test func caseOnlyChangeUnderNoCaseCollationIsAChange() throws {
+        let fixture = try Fixture(
+            schema: "CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT COLLATE NOCASE)",
+            tables: ["items"])
+        try fixture.execute("INSERT INTO items VALUES (1, 'hello')")
+        try undoable("Capitalise") { try fixture.execute("UPDATE items SET name = 'Hello'") }
+        try fixture.engine.defaultStack.undo()
+        #expect(try fixture.rows() == [[1, "hello"]])
+    }
+
+    @Test func tableAndColumnNamesWithSpacesAndQuotes() throws {
+        let fixture = try Fixture(
+            schema: #"CREATE TABLE "my ""odd"" table"(id INTEGER PRIMARY KEY, "a column" TEXT, "#
+                + #""it's ""quoted""" INTEGER)"#,
+            tables: ["my \"odd\" table"])
+        let table = "\"my \"\"odd\"\" table\""
+        try fixture.execute("INSERT INTO \(table) VALUES (1, 'x', 1)")
+        let before = try fixture.rows(table)
+        try undoable("Odd") {
+            try fixture.execute(#"UPDATE \#(table) SET "a column" = 'y', "it's ""quoted""" = 2"#)
+            try fixture.execute("INSERT INTO \(table) VALUES (2, 'z', 3)")
+        }
+        let after = try fixture.rows(table)
+        try fixture.engine.defaultStack.undo()
+        #expect(try fixture.rows(table) == before)
+        try fixture.engine.defaultStack.redo()
+        #expect(try fixture.rows(table) == after)
+    }
+
+    @Test func tableWithoutRowidAliasKeepsRowids() throws {
+        let fixture = try Fixture(
+            schema: "CREATE TABLE items(code TEXT PRIMARY KEY, qty INTEGER)", tables: ["items"])
+        try fixture.execute("INSERT INTO items(rowid, code, qty) VALUES (7, 'a', 1), (9, 'b', 2)")
+        try undoable("Delete") { try fixture.execute("DELETE FROM items") }
+        try fixture.engine.defaultStack.undo()
+        let rows = try fixture.db.read {
+            try $0.fetchAll(Row.self, "SELECT rowid, code, qty FROM items ORDER BY rowid").map(
+                \.values)
+        }
+        #expect(rows == [[7, "a", 1], [9, "b", 2]])
+    }
+}
