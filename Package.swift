@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "SQLiteDatabase", targets: ["SQLiteDatabase"]),
         .library(name: "SQLiteUndo", targets: ["SQLiteUndo"]),
         .library(name: "UndoableState", targets: ["UndoableState"]),
+        .executable(name: "notes", targets: ["notes"]),
     ],
     traits: [
         .trait(
@@ -25,6 +26,20 @@ let package = Package(
         ),
         .target(name: "UndoableState"),
         .target(name: "TerminalUI", dependencies: ["CNCursesW"]),
+        .target(
+            name: "NoteStore",
+            dependencies: ["SQLiteDatabase"],
+            resources: [
+                .embedInCode("../../Resources/welcome-notebook.json"),
+                .embedInCode("../../Resources/demo-notebook.json"),
+            ]
+        ),
+        .target(
+            name: "NotesApp",
+            dependencies: ["NoteStore", "SQLiteUndo", "TerminalUI", "UndoableState"],
+            resources: [.embedInCode("../../Resources/help.txt")]
+        ),
+        .executableTarget(name: "notes", dependencies: ["NotesApp"]),
         .testTarget(name: "SQLiteDatabaseTests", dependencies: ["SQLiteDatabase"]),
         .testTarget(
             name: "SQLiteUndoTests", dependencies: ["SQLiteUndo"],
@@ -32,6 +47,8 @@ let package = Package(
         ),
         .testTarget(name: "UndoableStateTests", dependencies: ["UndoableState"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
+        .testTarget(name: "NoteStoreTests", dependencies: ["NoteStore"]),
+        .testTarget(name: "NotesAppTests", dependencies: ["NotesApp"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,107 @@
+import Foundation
+import NoteStore
+import SQLiteDatabase
+import TerminalUI
+
+/// The small dialog of `a`: type to filter the authors, Enter to choose (or to create the author
+/// typed), Delete to delete one with their articles after a confirmation.
+struct AuthorPicker {
+    /// The article whose author is being chosen.
+    let articleID: Int64
+    var filter = ""
+    var matches: [Author] = []
+    var selected = 0
+    /// The author waiting for "y" to be deleted with their articles.
+    var confirmingDeletion: (author: Author, articles: Int)?
+
+    /// The choices: the matching authors, then "create" when the typed name is new.
+    var createsNewAuthor: Bool {
+        let name = filter.trimmingCharacters(in: .whitespaces)
+        return !name.isEmpty && !matches.contains { $0.name.lowercased() == name.lowercased() }
+    }
+
+    var choiceCount: Int { matches.count + (createsNewAuthor ? 1 : 0) }
+
+    mutating func refresh(_ db: Database) throws {
+        matches = try Notebook.authors(db, matching: filter)
+        selected = max(0, min(selected, choiceCount - 1))
+    }
+}
+
+extension NotesApp {
+    func openAuthorPicker() {
+        guard let summary = focusedPane.selectedSummary else {
+            message = "Select an article first"
+            return
+        }
+        var picker = AuthorPicker(articleID: summary.id)
+        do {
+            try database.read { try picker.refresh($0) }
+            overlay = .authorPicker(picker)
+        } catch {
+            message = "\(error)"
+        }
+    }
+
+    func handlePicker(_ key: Key, _ picker: inout AuthorPicker) {
+        defer { if case .authorPicker = overlay { overlay = .authorPicker(picker) } }
+        if let pending = picker.confirmingDeletion {
+            picker.confirmingDeletion = nil
+            if key == .character("y") || key == .character("Y") {
+                perform("Delete Author") { db in
+                    try Notebook.deleteAuthor(db, id: pending.author.id)
+                }
+                overlay = nil
+                message =
+                    "Deleted \(pending.author.name) and \(pending.articles) articles (Ctrl-Z brings them back)"
+            }
+            return
+        }
+        switch key {
+        case .escape:
+            overlay = nil
+        case .up:
+            picker.selected = max(0, picker.selected - 1)
+        case .down:
+            picker.selected = min(picker.choiceCount - 1, picker.selected + 1)
+        case .character(let character):
+            picker.filter.append(character)
+            picker.selected = 0
+        case .backspace:
+            if !picker.filter.isEmpty { picker.filter.removeLast() }
+        case .delete:
+            guard picker.matches.indices.contains(picker.selected) else { return }
+            let author = picker.matches[picker.selected]
+            let count =
+                (try? database.read {
+                    try Notebook.count($0, ArticleQuery(authorId: author.id))
+                }) ?? 0
+            picker.confirmingDeletion = (author, count)
+        case .enter:
+            choose(picker)
+            overlay = nil
+            return
+        default:
+            return
+        }
+        try? database.read { try picker.refresh($0) }
+    }
+
+    private func choose(_ picker: AuthorPicker) {
+        let articleID = picker.articleID
+        if picker.matches.indices.contains(picker.selected) {
+            let author = picker.matches[picker.selected]
+            perform("Set Author") { db in
+                try Notebook.setAuthor(db, ofArticle: articleID, to: author.id)
+            }
+        } else if picker.createsNewAuthor {
+            let name = picker.filter.trimmingCharacters(in: .whitespaces)
+            perform("Set Author") { db in
+                let id = try Notebook.insertAuthor(db, name: name)
+                try Notebook.setAuthor(db, ofArticle: articleID, to: id)
+            }
+        }
+        let pane = focusedPane
+        _ = try? database.read { try pane.select(articleID: articleID, $0) }
+    }
+}

@@ -1,0 +1,112 @@
+/// What the command line asked for.
+public enum Invocation: Equatable, Sendable {
+    /// Run the editor.
+    case edit(EditOptions)
+    /// Print the notebook to stdout.
+    case export(path: String?, format: ExportFormat)
+    case help
+    case version
+}
+
+/// Options of the editor.
+public struct EditOptions: Equatable, Sendable {
+    public var path: String?
+    public var panes = 2
+    public var demo = false
+    public var undo = true
+
+    public init(path: String? = nil, panes: Int = 2, demo: Bool = false, undo: Bool = true) {
+        self.path = path
+        self.panes = panes
+        self.demo = demo
+        self.undo = undo
+    }
+}
+
+/// The formats of `notes export`.
+public enum ExportFormat: String, Equatable, Sendable {
+    case json
+    case markdown
+}
+
+/// A command line that does not make sense; printed with the usage, exit code 2.
+public struct UsageError: Error, Equatable, CustomStringConvertible {
+    public let description: String
+}
+
+/// Parses `notes`' arguments (without the program name).
+public enum CommandLineOptions {
+    public static let usage = """
+        usage: notes [--db PATH] [--panes N] [--demo] [--no-undo]
+               notes export [--format json|markdown] [--db PATH]
+               notes --help | --version
+
+          --db PATH     the notebook (default: $XDG_DATA_HOME/notes/notes.db,
+                        that is ~/.local/share/notes/notes.db)
+          --panes N     how many panes to open, 1 to 9 (default 2)
+          --demo        open a throwaway notebook with hundreds of articles
+          --no-undo     edit with undo off (nothing is recorded)
+
+        exit codes: 0 ok, 1 the notebook cannot be used, 2 bad command line,
+                    3 no usable terminal
+        """
+
+    public static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
+        var arguments = arguments[...]
+        if arguments.first == "export" {
+            arguments = arguments.dropFirst()
+            var path: String?
+            var format = ExportFormat.json
+            while let argument = arguments.popFirst() {
+                switch argument {
+                case "--db": path = try value(of: argument, &arguments)
+                case "--format":
+                    let name = try value(of: argument, &arguments)
+                    guard let parsed = ExportFormat(rawValue: name) else {
+                        throw UsageError(
+                            description: "unknown export format '\(name)' (json or markdown)")
+                    }
+                    format = parsed
+                default: throw unknown(argument)
+                }
+            }
+            return .export(path: path, format: format)
+        }
+        var options = EditOptions()
+        while let argument = arguments.popFirst() {
+            switch argument {
+            case "--help", "-h": return .help
+            case "--version": return .version
+            case "--db": options.path = try value(of: argument, &arguments)
+            case "--demo": options.demo = true
+            case "--no-undo": options.undo = false
+            case "--panes":
+                let text = try value(of: argument, &arguments)
+                guard let count = Int(text), (1...9).contains(count) else {
+                    throw UsageError(
+                        description: "--panes takes a number from 1 to 9, not '\(text)'")
+                }
+                options.panes = count
+            default: throw unknown(argument)
+            }
+        }
+        if options.demo && options.path != nil {
+            throw UsageError(description: "--demo opens its own throwaway notebook; drop --db")
+        }
+        return .edit(options)
+    }
+
+    private static func value(of flag: String, _ arguments: inout ArraySlice<String>)
+        throws(UsageError)
+        -> String
+    {
+        guard let value = arguments.popFirst() else {
+            throw UsageError(description: "\(flag) needs a value")
+        }
+        return value
+    }
+
+    private static func unknown(_ argument: String) -> UsageError {
+        UsageError(description: "unknown option '\(argument)'")
+    }
+}

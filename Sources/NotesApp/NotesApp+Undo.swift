@@ -1,0 +1,80 @@
+import NoteStore
+import SQLiteUndo
+
+extension NotesApp {
+    /// Undo or redo in the focused pane only, then show what came back.
+    func replay(undoing: Bool) {
+        let pane = focusedPane
+        let number = focus + 1
+        guard let stack = pane.stack else {
+            message = "Undo is off (notes was started with --no-undo)"
+            return
+        }
+        do {
+            guard let event = undoing ? try stack.undo() : try stack.redo() else {
+                message = "Pane \(number): nothing to \(undoing ? "undo" : "redo")"
+                return
+            }
+            reveal(event, in: pane)
+            message = describe(event)
+        } catch {
+            message = "\(error)"
+        }
+    }
+
+    /// Selects and scrolls to the first restored article (clearing a filter that hides it),
+    /// keeps an open article open when it still exists, and highlights the rows for a second.
+    func reveal(_ event: UndoEvent, in pane: Pane) {
+        for other in panes { other.invalidate() }
+        let ids = event.ids(for: Article.self) ?? []
+        guard !ids.isEmpty else { return }
+        pane.highlighted = ids
+        pane.highlightUntil = .now + .seconds(1)
+        do {
+            try database.read { db in
+                let present = try ids.sorted().prefix(200).filter {
+                    try Notebook.article(db, id: $0) != nil
+                }
+                if case .article(let open) = pane.mode {
+                    if present.contains(open) { return }
+                    pane.mode = .list
+                }
+                var best: (position: Int, id: Int64)?
+                for id in present {
+                    if let position = try Notebook.position(db, ofArticle: id, in: pane.query),
+                        best.map({ position < $0.position }) ?? true
+                    {
+                        best = (position, id)
+                    }
+                }
+                if let best {
+                    pane.select(index: best.position)
+                } else if let first = present.first {
+                    try pane.select(articleID: first, db)
+                }
+            }
+        } catch {
+            message = "\(error)"
+        }
+    }
+
+    /// "Undid Delete Article", with the later edits that were kept.
+    func describe(_ event: UndoEvent) -> String {
+        var text = (event.kind == .undo ? "Undid " : "Redid ") + event.name
+        if !event.conflicts.isEmpty {
+            let columns = Set(event.conflicts.map { $0.column.map(Self.fieldName) ?? "a row" })
+            text +=
+                "; kept a later edit of " + columns.sorted().joined(separator: ", ")
+                + " made elsewhere"
+        }
+        return text
+    }
+
+    static func fieldName(_ column: String) -> String {
+        switch column {
+        case "authorId": return "Author"
+        case "updatedAt": return "Updated"
+        default: return column.prefix(1).uppercased() + column.dropFirst()
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import NoteStore
+import SQLiteDatabase
+import SQLiteUndo
+
+/// One document view: a list of articles (or one article open), its own undo stack, and the
+/// window of rows it has loaded. A pane never loads more rows than it shows.
+@MainActor
+final class Pane {
+    enum Mode: Equatable {
+        case list
+        case article(Int64)
+    }
+
+    /// The id of this pane's undo stack, stored with the layout so history survives restarts.
+    let stackID: String
+    /// The pane's undo stack, or nil when undo is off.
+    let stack: UndoStack?
+    var mode = Mode.list
+    var query = ArticleQuery()
+    /// The search text being typed (`/`), or nil when not typing a search.
+    var searchInput: String?
+
+    /// Index of the selected article in the query's list.
+    private(set) var selected = 0
+    /// Index of the first article shown.
+    private(set) var top = 0
+    private(set) var total = 0
+    /// The articles shown, from `top`.
+    private(set) var rows: [ArticleSummary] = []
+    private var loadedHeight = 0
+    private var needsReload = true
+
+    /// The open article, when `mode` is `.article`.
+    private(set) var article: Article?
+    var articleScroll = 0
+
+    /// Rows restored by this pane's last undo or redo, highlighted until `highlightUntil`.
+    var highlighted: Set<Int64> = []
+    var highlightUntil: ContinuousClock.Instant?
+
+    init(stackID: String, stack: UndoStack?) {
+        self.stackID = stackID
+        self.stack = stack
+    }
+
+    /// The selected article's summary, if it is loaded.
+    var selectedSummary: ArticleSummary? {
+        let index = selected - top
+        return rows.indices.contains(index) ? rows[index] : nil
+    }
+
+    /// Marks the data as changed: the next `load` reads it again.
+    func invalidate() { needsReload = true }
+
+    /// Moves the selection by `delta` rows (clamped).
+    func moveSelection(by delta: Int) {
+        select(index: selected + delta)
+    }
+
+    func select(index: Int) {
+        let clamped = max(0, min(index, total - 1))
+        guard clamped != selected else { return }
+        selected = clamped
+        needsReload = true
+    }
+
+    /// Selects an article by id in the current query; clears the search and author filter when
+    /// they hide it. Returns whether it was found.
+    @discardableResult
+    func select(articleID id: Int64, _ db: Database) throws -> Bool {
+        var position = try Notebook.position(db, ofArticle: id, in: query)
+        if position == nil, query.search != "" || query.authorId != nil {
+            query = ArticleQuery(order: query.order)
+            searchInput = nil
+            position = try Notebook.position(db, ofArticle: id, in: query)
+        }
+        guard let position else { return false }
+        selected = position
+        needsReload = true
+        return true
+    }
+
+    /// Loads what a view of `height` rows shows, when the data or the window changed.
+    func load(height: Int, _ db: Database) throws {
+        let height = max(1, height)
+        if case .article(let id) = mode {
+            if needsReload || article?.id != id { article = try Notebook.article(db, id: id) }
+            if article == nil { mode = .list }
+        }
+        guard needsReload || height != loadedHeight || !(top..<top + height).contains(selected)
+        else { return }
+        total = try Notebook.count(db, query)
+        selected = max(0, min(selected, total - 1))
+        if selected < top { top = selected }
+        if selected >= top + height { top = selected - height + 1 }
+        top = max(0, min(top, max(0, total - height)))
+        rows = try Notebook.page(db, query, offset: top, limit: height)
+        loadedHeight = height
+        needsReload = false
+    }
+
+    /// The page size for PgUp/PgDn.
+    var pageSize: Int { max(1, loadedHeight - 1) }
+}

@@ -1,0 +1,50 @@
+import TerminalUI
+
+/// Where everything goes on a screen of a given size: a title bar, the panes side by side
+/// (each a header line and its rows), the status line and two lines of shortcuts.
+struct ScreenLayout {
+    static let minimumSize = Size(width: 40, height: 10)
+    static let minimumPaneWidth = 16
+
+    let size: Size
+    let paneCount: Int
+
+    var isTooSmall: Bool {
+        size.width < Self.minimumSize.width || size.height < Self.minimumSize.height
+            || size.width < paneCount * (Self.minimumPaneWidth + 1)
+    }
+
+    var titleBar: Rect { Rect(x: 0, y: 0, width: size.width, height: 1) }
+    var statusLine: Rect { Rect(x: 0, y: size.height - 3, width: size.width, height: 1) }
+    var shortcutBar: Rect { Rect(x: 0, y: size.height - 2, width: size.width, height: 2) }
+
+    /// The panes' area, one column between panes for the separator.
+    var panes: [Rect] {
+        Rect(x: 0, y: 1, width: size.width, height: max(0, size.height - 4))
+            .columns(paneCount, separator: 1)
+    }
+
+    /// The pane's header line.
+    func header(_ index: Int) -> Rect {
+        let pane = panes[index]
+        return Rect(x: pane.x, y: pane.y, width: pane.width, height: 1)
+    }
+
+    /// The pane's content below its header.
+    func content(_ index: Int) -> Rect {
+        let pane = panes[index]
+        return Rect(x: pane.x, y: pane.y + 1, width: pane.width, height: max(0, pane.height - 1))
+    }
+
+    func listHeight(_ index: Int) -> Int { content(index).height }
+
+    func paneIndex(at point: Point) -> Int? {
+        panes.firstIndex { $0.contains(point) }
+    }
+
+    /// The list row under a point of the pane's content, if any.
+    func listRow(at point: Point, pane index: Int) -> Int? {
+        let rect = content(index)
+        return rect.contains(point) ? point.y - rect.y : nil
+    }
+}

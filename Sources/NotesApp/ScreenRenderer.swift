@@ -1,0 +1,110 @@
+import NoteStore
+import TerminalUI
+
+/// Draws the whole screen from the app's state. Reads no data itself: panes load their rows
+/// before a draw.
+@MainActor
+struct ScreenRenderer {
+    let app: NotesApp
+    let layout: ScreenLayout
+
+    func draw() -> (Canvas, Point?) {
+        var canvas = Canvas(size: layout.size)
+        guard !layout.isTooSmall else {
+            let text =
+                "Terminal too small: notes needs at least \(ScreenLayout.minimumSize.width)"
+                + "x\(ScreenLayout.minimumSize.height)"
+            canvas.put(text, at: Point(x: 0, y: 0), maxWidth: layout.size.width)
+            return (canvas, nil)
+        }
+        canvas.fill(layout.titleBar, with: Theme.titleBar)
+        canvas.put(" notes  \(app.notebookName)", at: .zero, style: Theme.titleBar)
+        var cursor: Point?
+        for (index, pane) in app.panes.enumerated() {
+            if let point = drawPane(pane, index: index, on: &canvas) { cursor = point }
+            if index > 0 {
+                let rect = layout.panes[index]
+                for y in rect.y..<rect.maxY {
+                    canvas.put("│", at: Point(x: rect.x - 1, y: y), style: Theme.separator)
+                }
+            }
+        }
+        drawStatus(on: &canvas)
+        drawShortcuts(on: &canvas)
+        switch app.overlay {
+        case .help: HelpView.draw(on: &canvas, in: layout)
+        case .authorPicker(let picker): AuthorPickerView.draw(picker, on: &canvas, in: layout)
+        case nil: break
+        }
+        return (canvas, cursor)
+    }
+
+    /// Draws one pane; returns where the cursor goes when it is typing a search.
+    private func drawPane(_ pane: Pane, index: Int, on canvas: inout Canvas) -> Point? {
+        let focused = index == app.focus
+        let header = layout.header(index)
+        let headerStyle = focused ? Theme.focusedHeader : Theme.header
+        canvas.fill(header, with: headerStyle)
+        var title = " \(index + 1) "
+        var cursor: Point?
+        if let input = pane.searchInput {
+            title += "Search: \(input)"
+            let width = canvas.put(
+                title, at: header.origin, style: headerStyle, maxWidth: header.width)
+            if focused { cursor = Point(x: header.x + min(width, header.width - 1), y: header.y) }
+        } else {
+            switch pane.mode {
+            case .list:
+                title += pane.query.search.isEmpty ? "All articles" : "Search: \(pane.query.search)"
+                title += " · \(pane.total)"
+            case .article:
+                title += "Article"
+            }
+            canvas.put(title, at: header.origin, style: headerStyle, maxWidth: header.width)
+        }
+        let content = layout.content(index)
+        switch pane.mode {
+        case .list: ArticleListView.draw(pane, focused: focused, on: &canvas, in: content)
+        case .article: ArticleView.draw(pane, on: &canvas, in: content)
+        }
+        return cursor
+    }
+
+    private func drawStatus(on canvas: inout Canvas) {
+        let pane = app.focusedPane
+        var parts = ["Pane \(app.focus + 1)"]
+        if let stack = pane.stack {
+            parts.append(stack.undoActionName.map { "Undo \($0)" } ?? "Nothing to undo")
+            parts.append(stack.redoActionName.map { "Redo \($0)" } ?? "Nothing to redo")
+        } else {
+            parts.append("Undo off")
+        }
+        if let message = app.message { parts.append(message) }
+        canvas.put(
+            " " + parts.joined(separator: " │ "), at: layout.statusLine.origin, style: Theme.status,
+            maxWidth: layout.statusLine.width)
+    }
+
+    static let shortcuts: [[(key: String, label: String)]] = [
+        [
+            ("^Z", "Undo"), ("^Y", "Redo"), ("^N", "New"), ("Del", "Delete"), ("0-5", "Rate"),
+            ("a", "Author"), ("/", "Search"),
+        ],
+        [
+            ("^W", "Next pane"), ("^T", "New pane"), ("^X", "Close pane"), ("Enter", "Open"),
+            ("Esc", "Back"), ("F1", "Help"), ("^Q", "Quit"),
+        ],
+    ]
+
+    private func drawShortcuts(on canvas: inout Canvas) {
+        for (row, items) in Self.shortcuts.enumerated() {
+            var x = 0
+            let y = layout.shortcutBar.y + row
+            for item in items {
+                guard x < layout.size.width else { break }
+                x += canvas.put(item.key, at: Point(x: x, y: y), style: Theme.shortcutKey)
+                x += canvas.put(" \(item.label)  ", at: Point(x: x, y: y))
+            }
+        }
+    }
+}

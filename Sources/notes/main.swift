@@ -1,0 +1,4 @@
+import Foundation
+import NotesApp
+
+exit(NotesProgram.run(Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,59 @@
+import NoteStore
+import SQLiteDatabase
+import SQLiteUndo
+import TerminalUI
+
+@testable import NotesApp
+
+/// A notebook in memory with `articles` articles by Alice (Article 1 is the oldest, so the list,
+/// newest first, shows Article N on top), an engine, and the app on a headless terminal.
+@MainActor
+struct AppFixture {
+    let db: DatabaseQueue
+    let engine: UndoEngine?
+    let backend: HeadlessBackend
+    let app: NotesApp
+
+    init(
+        articles: Int = 3, size: Size = Size(width: 80, height: 12), panes: Int = 2,
+        undo: Bool = true
+    )
+        throws
+    {
+        db = try DatabaseQueue()
+        try NoteStoreSchema.migrate(db)
+        try db.write { db in
+            let alice = try Notebook.insertAuthor(db, name: "Alice")
+            try db.execute(
+                """
+                WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < ?)
+                INSERT INTO articles(title, body, authorId, rating, createdAt, updatedAt)
+                SELECT 'Article ' || x, 'Body of article ' || x, ?, x % 6,
+                       printf('2026-01-01T00:00:00.%03dZ', x), printf('2026-01-01T%02d:%02d:%02d.000Z', x / 3600, x / 60 % 60, x % 60)
+                FROM n
+                """, [.integer(Int64(articles)), .integer(alice)])
+        }
+        engine = undo ? try UndoEngine(for: db, tables: Article.self, Author.self) : nil
+        backend = HeadlessBackend(size: size)
+        app = try NotesApp(
+            database: db, engine: engine, backend: backend, notebookName: "test.db",
+            paneCount: panes)
+        app.processPendingEvents()
+    }
+
+    func press(_ keys: Key...) {
+        for key in keys { backend.enqueue(.key(key)) }
+        app.processPendingEvents()
+    }
+
+    func type(_ text: String) {
+        for character in text { backend.enqueue(.key(.character(character))) }
+        app.processPendingEvents()
+    }
+
+    var screen: String { backend.screenText }
+
+    func titles() throws -> [String] {
+        try db.read { try $0.fetchAll(String.self, "SELECT title FROM articles ORDER BY id") }
+    }
+}

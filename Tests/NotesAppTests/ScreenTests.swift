@@ -1,0 +1,86 @@
+import TerminalUI
+import Testing
+
+@testable import NotesApp
+
+@MainActor @Suite struct ScreenTests {
+    @Test func twoPanesListArticlesNewestFirst() throws {
+        let fixture = try AppFixture()
+        #expect(
+            fixture.screen == """
+                 notes  test.db
+                 1 All articles · 3                     │ 2 All articles · 3
+                 Article 3                  Alice ★★★☆☆ │ Article 3                 Alice ★★★☆☆
+                 Article 2                  Alice ★★☆☆☆ │ Article 2                 Alice ★★☆☆☆
+                 Article 1                  Alice ★☆☆☆☆ │ Article 1                 Alice ★☆☆☆☆
+                                                        │
+                                                        │
+                                                        │
+                                                        │
+                 Pane 1 │ Nothing to undo │ Nothing to redo
+                ^Z Undo  ^Y Redo  ^N New  Del Delete  0-5 Rate  a Author  / Search
+                ^W Next pane  ^T New pane  ^X Close pane  Enter Open  Esc Back  F1 Help  ^Q Quit
+                """)
+    }
+
+    @Test func focusedPaneAndSelectionAreHighlighted() throws {
+        let fixture = try AppFixture()
+        fixture.press(.tab, .down)
+        let canvas = try #require(fixture.backend.lastCanvas)
+        #expect(canvas.cell(at: Point(x: 2, y: 1))?.style == Theme.header)
+        #expect(canvas.cell(at: Point(x: 42, y: 1))?.style == Theme.focusedHeader)
+        #expect(canvas.cell(at: Point(x: 42, y: 3))?.style == Theme.selectedFocused)
+        #expect(canvas.cell(at: Point(x: 2, y: 2))?.style == Theme.selected)
+        #expect(fixture.screen.contains(" Pane 2 │ Nothing to undo"))
+    }
+
+    @Test func openedArticleShowsTitleAndBody() throws {
+        let fixture = try AppFixture()
+        fixture.press(.down, .enter)
+        let lines = fixture.screen.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines[1].hasPrefix(" 1 Article"))
+        #expect(lines[2].hasPrefix(" Article 2 "))
+        #expect(lines[3].hasPrefix(" ★★ · updated 2026-01-01T00:00"))
+        #expect(lines[5].hasPrefix(" Body of article 2 "))
+        fixture.press(.escape)
+        #expect(fixture.screen.split(separator: "\n")[1].hasPrefix(" 1 All articles · 3"))
+    }
+
+    @Test func helpListsEveryKeyAndAnyKeyClosesIt() throws {
+        let fixture = try AppFixture(size: Size(width: 80, height: 40))
+        fixture.press(.function(1))
+        let help = HelpView.text
+        for key in [
+            "Ctrl-Z", "Ctrl-Y", "Alt-U", "Alt-E", "Ctrl-W", "Shift-Tab", "Alt-1", "Ctrl-T",
+            "Ctrl-X", "PgUp", "Enter", "Esc", "Ctrl-N", "Delete", "0 .. 5", "/", "F1", "Ctrl-Q",
+        ] {
+            #expect(help.contains(key), "help lacks \(key)")
+        }
+        #expect(fixture.screen.contains("notes — keys"))
+        fixture.press(.character("x"))
+        #expect(!fixture.screen.contains("notes — keys"))
+    }
+
+    @Test func tooSmallTerminalSaysSoAndRecoversOnResize() throws {
+        let fixture = try AppFixture(size: Size(width: 10, height: 4))
+        #expect(fixture.screen == "Terminal t\n\n\n")
+        fixture.backend.size = Size(width: 80, height: 12)
+        fixture.app.processPendingEvents()
+        #expect(fixture.screen.contains("1 All articles · 3"))
+        fixture.backend.size = Size(width: 39, height: 12)
+        fixture.app.processPendingEvents()
+        #expect(fixture.screen.hasPrefix("Terminal too small: notes needs at leas"))
+    }
+
+    @Test func searchFiltersAsTheUserTypes() throws {
+        let fixture = try AppFixture(articles: 12)
+        fixture.press(.character("/"))
+        fixture.type("article 1")
+        #expect(fixture.screen.contains(" 1 Search: article 1"))
+        fixture.press(.enter)
+        let header = fixture.screen.split(separator: "\n")[1]
+        #expect(header.hasPrefix(" 1 Search: article 1 · 4"))  // 1, 10, 11, 12
+        fixture.press(.escape)
+        #expect(fixture.screen.split(separator: "\n")[1].hasPrefix(" 1 All articles · 12"))
+    }
+}

@@ -1,0 +1,159 @@
+import NoteStore
+import SQLiteDatabase
+import TerminalUI
+import Testing
+
+@testable import NotesApp
+
+@MainActor @Suite struct UndoTests {
+    func status(_ fixture: AppFixture) -> String {
+        String(fixture.screen.split(separator: "\n", omittingEmptySubsequences: false)[9])
+    }
+
+    @Test func deleteUndoneOnlyInItsOwnPane() throws {
+        let fixture = try AppFixture()
+        fixture.press(.down, .delete)  // deletes Article 2 in pane 1
+        #expect(try fixture.titles() == ["Article 1", "Article 3"])
+        #expect(status(fixture) == " Pane 1 │ Undo Delete Article │ Nothing to redo")
+        fixture.press(.tab, .control("z"))
+        #expect(try fixture.titles() == ["Article 1", "Article 3"])
+        #expect(
+            status(fixture)
+                == " Pane 2 │ Nothing to undo │ Nothing to redo │ Pane 2: nothing to undo")
+        fixture.press(.backTab, .control("z"))
+        #expect(try fixture.titles() == ["Article 1", "Article 2", "Article 3"])
+        #expect(
+            status(fixture)
+                == " Pane 1 │ Nothing to undo │ Redo Delete Article │ Undid Delete Article")
+        let pane = fixture.app.panes[0]
+        #expect(pane.selectedSummary?.title == "Article 2")
+        #expect(pane.highlighted == [2])
+        fixture.press(.control("y"))
+        #expect(try fixture.titles() == ["Article 1", "Article 3"])
+        fixture.press(.alt("u"))
+        #expect(try fixture.titles() == ["Article 1", "Article 2", "Article 3"])
+        fixture.press(.alt("e"))
+        #expect(try fixture.titles() == ["Article 1", "Article 3"])
+    }
+
+    @Test func ratingKeysAreOneUndoableActionEach() throws {
+        let fixture = try AppFixture()
+        fixture.press(.character("5"))
+        let ratings = {
+            try fixture.db.read {
+                try $0.fetchAll(Int.self, "SELECT rating FROM articles ORDER BY id")
+            }
+        }
+        #expect(try ratings() == [1, 2, 5])
+        fixture.press(.down, .character("0"))
+        #expect(fixture.app.panes[0].stack?.state.undo == ["Set Rating", "Set Rating"])
+        fixture.press(.control("z"), .control("z"))
+        #expect(try ratings() == [1, 2, 3])
+    }
+
+    @Test func undoScrollsToARowFarOffScreen() throws {
+        let fixture = try AppFixture(articles: 500)
+        let pane = fixture.app.panes[0]
+        for _ in 0..<400 { fixture.backend.enqueue(.key(.down)) }
+        fixture.app.processPendingEvents()
+        let target = try #require(pane.selectedSummary)
+        #expect(target.title == "Article 100")  // 400th from the newest
+        fixture.press(.delete, .home)
+        #expect(pane.selected == 0)
+        #expect(!fixture.screen.contains("Article 100 "))
+        fixture.press(.control("z"))
+        #expect(pane.selected == 400)
+        #expect(pane.selectedSummary?.id == target.id)
+        #expect(fixture.screen.contains(" Article 100 "))
+        #expect(pane.highlighted == [target.id])
+    }
+
+    @Test func undoClearsASearchThatHidesTheRestoredRow() throws {
+        let fixture = try AppFixture(articles: 12)
+        fixture.press(.down, .delete)  // Article 11
+        fixture.press(.character("/"))
+        fixture.type("article 3")
+        fixture.press(.enter, .control("z"))
+        let pane = fixture.app.panes[0]
+        #expect(pane.query.search == "")
+        #expect(pane.selectedSummary?.title == "Article 11")
+    }
+
+    @Test func otherPanesRefreshButDoNotMove() throws {
+        let fixture = try AppFixture(articles: 5)
+        fixture.press(.tab, .down, .down, .backTab)  // pane 2 selects Article 3
+        fixture.press(.delete)  // pane 1 deletes Article 5
+        let other = fixture.app.panes[1]
+        #expect(other.total == 4)
+        #expect(!fixture.screen.split(separator: "\n")[2].contains("Article 5"))
+        fixture.press(.control("z"))
+        #expect(other.selected == 2)
+        #expect(other.highlighted == [])
+    }
+
+    @Test func undoOffSaysSo() throws {
+        let fixture = try AppFixture(undo: false)
+        fixture.press(.delete, .control("z"))
+        #expect(try fixture.titles() == ["Article 1", "Article 2"])
+        #expect(
+            status(fixture) == " Pane 1 │ Undo off │ Undo is off (notes was started with --no-undo)"
+        )
+    }
+
+    @Test func newArticleOpensItAndUndoRemovesIt() throws {
+        let fixture = try AppFixture()
+        fixture.press(.control("n"))
+        #expect(try fixture.titles() == ["Article 1", "Article 2", "Article 3", "Untitled"])
+        #expect(fixture.screen.split(separator: "\n")[2].hasPrefix(" Untitled"))
+        fixture.press(.control("z"))
+        #expect(try fixture.titles() == ["Article 1", "Article 2", "Article 3"])
+        #expect(fixture.app.panes[0].mode == .list)
+    }
+
+    @Test func authorPickerCreatesAnAuthorInOneStep() throws {
+        let fixture = try AppFixture()
+        fixture.press(.character("a"))
+        fixture.type("Bob")
+        #expect(fixture.screen.contains("Create “Bob”"))
+        fixture.press(.enter)
+        let authors = {
+            try fixture.db.read {
+                try $0.fetchAll(
+                    Row.self,
+                    "SELECT a.title, b.name FROM articles a LEFT JOIN authors b ON b.id = a.authorId ORDER BY a.id"
+                ).map(\.values)
+            }
+        }
+        #expect(
+            try authors() == [
+                ["Article 1", "Alice"], ["Article 2", "Alice"], ["Article 3", "Bob"],
+            ])
+        fixture.press(.control("z"))
+        #expect(try authors().last == ["Article 3", "Alice"])
+        #expect(
+            try fixture.db.read { try $0.fetchAll(String.self, "SELECT name FROM authors") } == [
+                "Alice"
+            ])
+    }
+
+    @Test func deletingAnAuthorAsksThenOneUndoBringsAllBack() throws {
+        let fixture = try AppFixture(articles: 4)
+        fixture.press(.character("a"), .delete)
+        #expect(fixture.screen.contains("Delete Alice and 4 articles? y/n"))
+        fixture.press(.character("y"))
+        #expect(try fixture.titles() == [])
+        fixture.press(.control("z"))
+        #expect(try fixture.titles() == ["Article 1", "Article 2", "Article 3", "Article 4"])
+    }
+
+    @Test func panesOpenAndCloseAndKeepTheirStacks() throws {
+        let fixture = try AppFixture()
+        fixture.press(.control("t"))
+        #expect(fixture.app.panes.map(\.stackID) == ["pane-1", "pane-3", "pane-2"])
+        #expect(fixture.app.focus == 1)
+        fixture.press(.control("x"))
+        #expect(fixture.app.panes.map(\.stackID) == ["pane-1", "pane-2"])
+        fixture.press(.alt("1"))
+        #expect(fixture.app.focus == 0)
+    }
+}
