@@ -48,7 +48,8 @@ let package = Package(
         .testTarget(name: "UndoableStateTests", dependencies: ["UndoableState"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
         .testTarget(name: "NoteStoreTests", dependencies: ["NoteStore"]),
-        .testTarget(name: "NotesAppTests", dependencies: ["NotesApp"]),
+        .testTarget(name: "NotesAppTests", dependencies: ["NotesApp"], exclude: ["Editor"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["SQLiteDatabase", "notes"]),
     ],
     swiftLanguageModes: [.v6]
 )

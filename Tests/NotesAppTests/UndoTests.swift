@@ -157,3 +157,25 @@ import Testing
         #expect(fixture.app.focus == 0)
     }
 }
+
+@MainActor @Suite struct UpdatedAtUndoTests {
+    @Test func undoRestoresUpdatedAtExactly() throws {
+        let fixture = try AppFixture()
+        let row = {
+            try fixture.db.read {
+                try $0.fetchOne(Row.self, "SELECT rating, updatedAt FROM articles WHERE id = 3")?
+                    .values
+            }
+        }
+        let before = try row()
+        #expect(before == [3, "2026-01-01T00:00:03.000Z"])
+        fixture.press(.character("1"))
+        let after = try #require(try row())
+        #expect(after[0] == 1)
+        #expect(after[1] != before?[1])
+        fixture.press(.control("z"))
+        #expect(try row() == before)
+        fixture.press(.control("y"))
+        #expect(try row() == after)
+    }
+}

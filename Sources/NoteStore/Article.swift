@@ -1,0 +1,48 @@
+import SQLiteDatabase
+
+/// One note of the notebook: a title, a body, a rating and an optional author.
+public struct Article: Table, Sendable, Equatable, FetchableRecord {
+    /// The table's name, for the undo engine and for queries.
+    public static let tableName = "articles"
+
+    /// The row id.
+    public var id: Int64
+    /// The author's id, or nil for an article nobody signed.
+    public var authorId: Int64?
+    /// The title (one line in lists; may be empty).
+    public var title: String
+    /// The text, any Unicode, tabs and newlines included.
+    public var body: String
+    /// From 0 (unrated) to 5.
+    public var rating: Int
+    /// When the article was inserted: ISO-8601 UTC with milliseconds (`2024-05-01T09:30:00.000Z`).
+    public var createdAt: String
+    /// When the article last changed, in the same format; kept by a trigger.
+    public var updatedAt: String
+
+    /// Makes an article value (it is not saved: use `Notebook.insertArticle`).
+    public init(
+        id: Int64, authorId: Int64?, title: String, body: String, rating: Int,
+        createdAt: String, updatedAt: String
+    ) {
+        self.id = id
+        self.authorId = authorId
+        self.title = title
+        self.body = body
+        self.rating = rating
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+
+    /// Decodes an `articles` row.
+    /// - Throws: `SQLiteError` when a column is missing or of the wrong type.
+    public init(row: Row) throws {
+        id = try row.decode("id")
+        authorId = try row.decode("authorId")
+        title = try row.decode("title")
+        body = try row.decode("body")
+        rating = try row.decode("rating")
+        createdAt = try row.decode("createdAt")
+        updatedAt = try row.decode("updatedAt")
+    }
+}

@@ -1,0 +1,30 @@
+/// Which articles a list pane shows, and in which order.
+public struct ArticleQuery: Sendable, Equatable {
+    /// A total order of articles: ties are broken by id, so positions are stable.
+    public enum Order: Sendable, Equatable, CaseIterable {
+        /// Most recently changed first (`updatedAt` descending, then id descending).
+        case updatedDescending
+        /// By title, ignoring ASCII case (then id ascending).
+        case title
+        /// Best search match first (FTS5 `rank`, that is bm25), then as `updatedDescending`.
+        /// Without a search every article matches equally: the same as `updatedDescending`.
+        case relevance
+    }
+
+    /// The order of the list.
+    public var order: Order
+    /// Only this author's articles, or nil for all.
+    public var authorId: Int64?
+    /// Words the user typed: an article matches when its title or body has a word starting with
+    /// each of them, ignoring case and accents. Any text is safe (it is never SQL nor FTS5
+    /// syntax); empty or blank means no filter. Text written without spaces (Chinese, Japanese)
+    /// is one word up to the next punctuation, so it is found from the start of such a run.
+    public var search: String
+
+    /// Makes a query; by default every article, most recently changed first.
+    public init(order: Order = .updatedDescending, authorId: Int64? = nil, search: String = "") {
+        self.order = order
+        self.authorId = authorId
+        self.search = search
+    }
+}

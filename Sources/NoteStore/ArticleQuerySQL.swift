@@ -1,0 +1,105 @@
+import SQLiteDatabase
+
+/// The SQL of an `ArticleQuery`: fixed fragments chosen by the query's fields. The user's text
+/// only ever travels in `arguments`.
+///
+/// Articles are aliased `a`; with a search, the FTS5 table joins them and provides `rank`. The
+/// search drives the join (`CROSS JOIN` fixes SQLite's join order): otherwise, with an author
+/// filter, SQLite walks the author's articles and runs the full-text query once per article.
+struct ArticleQuerySQL {
+    /// The FROM clause.
+    private let source: String
+    /// Conditions every listed article meets (joined by AND), and their arguments.
+    private let conditions: [String]
+    private let arguments: [SQLiteValue]
+    /// The ORDER BY list: a total order.
+    private let orderBy: String
+    /// The columns that place an article in the order, as a comma-separated list.
+    private let sortColumns: String
+    /// A condition true for the articles listed before the one whose sort columns are bound.
+    private let precedes: String
+    /// The arguments of `precedes`, from the values of `sortColumns` of the target article.
+    private let precedingArguments: ([SQLiteValue]) -> [SQLiteValue]
+
+    init(_ query: ArticleQuery) {
+        var conditions: [String] = []
+        var arguments: [SQLiteValue] = []
+        let search = NoteStoreSchema.searchTable
+        let pattern = FullTextPattern.pattern(for: query.search)
+        if let pattern {
+            source = "\(search) CROSS JOIN articles a ON a.id = \(search).rowid"
+            conditions.append("\(search) MATCH ?")
+            arguments.append(.text(pattern))
+        } else {
+            source = "articles a"
+        }
+        if let authorId = query.authorId {
+            conditions.append("a.authorId = ?")
+            arguments.append(.integer(authorId))
+        }
+        self.conditions = conditions
+        self.arguments = arguments
+
+        switch query.order {
+        case .title:
+            orderBy = "a.title COLLATE NOCASE, a.id"
+            sortColumns = "a.title, a.id"
+            // Not a row value: with COLLATE inside, SQLite scans the whole index instead of a range.
+            precedes = "a.title COLLATE NOCASE <= ? AND (a.title COLLATE NOCASE < ? OR a.id < ?)"
+            precedingArguments = { [$0[0], $0[0], $0[1]] }
+        case .relevance where pattern != nil:
+            orderBy = "\(search).rank, a.updatedAt DESC, a.id DESC"
+            sortColumns = "\(search).rank, a.updatedAt, a.id"
+            precedes =
+                "(\(search).rank < ? OR (\(search).rank = ? AND (a.updatedAt, a.id) > (?, ?)))"
+            precedingArguments = { [$0[0], $0[0], $0[1], $0[2]] }
+        case .updatedDescending, .relevance:
+            orderBy = "a.updatedAt DESC, a.id DESC"
+            sortColumns = "a.updatedAt, a.id"
+            precedes = "(a.updatedAt, a.id) > (?, ?)"
+            precedingArguments = { $0 }
+        }
+    }
+
+    /// A statement: SQL and its arguments.
+    typealias Statement = (sql: String, arguments: [SQLiteValue])
+
+    /// Counts the listed articles.
+    var count: Statement {
+        ("SELECT count(*) FROM \(source) \(whereClause())", arguments)
+    }
+
+    /// A window of the list, as `ArticleSummary` rows.
+    func page(offset: Int, limit: Int) -> Statement {
+        (
+            """
+            SELECT a.id, a.title, au.name AS authorName, a.rating, a.updatedAt
+            FROM \(source) LEFT JOIN authors au ON au.id = a.authorId
+            \(whereClause()) ORDER BY \(orderBy) LIMIT ? OFFSET ?
+            """,
+            arguments + [.integer(Int64(max(limit, 0))), .integer(Int64(max(offset, 0)))]
+        )
+    }
+
+    /// The sort key of one article, or no row when the query does not list it.
+    func sortKey(ofArticle id: Int64) -> Statement {
+        (
+            "SELECT \(sortColumns) FROM \(source) \(whereClause("a.id = ?"))",
+            arguments + [.integer(id)]
+        )
+    }
+
+    /// Counts the listed articles before the one whose sort key is given.
+    func countPreceding(sortKey values: [SQLiteValue]) -> Statement {
+        (
+            "SELECT count(*) FROM \(source) \(whereClause(precedes))",
+            arguments + precedingArguments(values)
+        )
+    }
+
+    /// `WHERE` and the conditions, plus `extra` ones; empty when there are none.
+    private func whereClause(_ extra: String...) -> String {
+        let all = conditions + extra
+        return all.isEmpty ? "" : "WHERE " + all.joined(separator: " AND ")
+    }
+}

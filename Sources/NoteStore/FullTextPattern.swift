@@ -1,0 +1,22 @@
+/// Turns what a user typed into an FTS5 query that can only mean "these words, as prefixes".
+///
+/// Each word becomes an FTS5 string (`"` doubled inside) followed by `*`, and the strings are
+/// joined by spaces (FTS5's implicit AND). Inside a string nothing is syntax, so `NEAR`, `AND`,
+/// `-`, `:`, `^`, `*` and parentheses are searched as text. The pattern is always bound as a
+/// parameter, never spliced into SQL.
+enum FullTextPattern {
+    /// The FTS5 query for `text`, or nil when it has no words (no filter).
+    static func pattern(for text: String) -> String? {
+        let words = text.split(whereSeparator: isSeparator)
+        guard !words.isEmpty else { return nil }
+        return words.map { word in "\"\(word.replacing("\"", with: "\"\""))\"*" }
+            .joined(separator: " ")
+    }
+
+    /// Whitespace and control characters separate words. Control characters never reach FTS5:
+    /// it reads its query as a C string, so a NUL would cut a string short.
+    private static func isSeparator(_ character: Character) -> Bool {
+        character.isWhitespace
+            || character.unicodeScalars.contains { $0.properties.generalCategory == .control }
+    }
+}

@@ -1,0 +1,129 @@
+import SQLiteDatabase
+
+/// The notebook's schema: tables, indexes, the `updatedAt` trigger and the full-text index, as
+/// named migrations recorded in the file.
+///
+/// Every trigger uses plain SQL only, so the file stays usable from the `sqlite3` command line
+/// (which has none of our SQL functions): SELECT, INSERT, UPDATE and DELETE all work there, keep
+/// `updatedAt` and keep the search index.
+public enum NoteStoreSchema {
+    /// SQL for the current time as ISO-8601 UTC text with milliseconds: `2024-05-01T09:30:00.123Z`.
+    static let now = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+
+    /// The full-text index table (FTS5, external content: it stores no copy of the text).
+    static let searchTable = "articles_fts"
+
+    /// The notebook's migrations, in order. Names are recorded in the file and never change.
+    public static var migrator: Migrator {
+        var migrator = Migrator()
+        migrator.registerMigration("notestore-1-tables", createTables)
+        migrator.registerMigration("notestore-2-indexes", createIndexes)
+        migrator.registerMigration("notestore-3-updatedAt-trigger", createUpdatedAtTrigger)
+        migrator.registerMigration("notestore-4-full-text-search", createSearchIndex)
+        migrator.registerMigration("notestore-5-settings", createSettings)
+        return migrator
+    }
+
+    /// Applies the migrations the file has not seen yet, in one transaction.
+    /// - Throws: `MigrationError.databaseIsNewer` for a file written by a newer version, or
+    ///   `SQLiteError`; nothing is changed then.
+    public static func migrate(_ writer: some DatabaseWriter) throws {
+        try migrator.migrate(writer)
+    }
+
+    /// Small key/value settings of the program using the notebook (the notes app keeps its open
+    /// panes there, so each pane finds its undo history again).
+    private static func createSettings(_ db: Database) throws {
+        try db.execute("CREATE TABLE settings (key TEXT PRIMARY KEY NOT NULL, value)")
+    }
+
+    private static func createTables(_ db: Database) throws {
+        try db.execute(
+            """
+            CREATE TABLE authors (
+                id INTEGER PRIMARY KEY,
+                name TEXT NOT NULL
+            );
+            CREATE TABLE articles (
+                id INTEGER PRIMARY KEY,
+                authorId INTEGER REFERENCES authors(id) ON DELETE CASCADE,
+                title TEXT NOT NULL,
+                body TEXT NOT NULL DEFAULT '',
+                rating INTEGER NOT NULL DEFAULT 0 CHECK (rating BETWEEN 0 AND 5),
+                createdAt TEXT NOT NULL DEFAULT (\(now)),
+                updatedAt TEXT NOT NULL DEFAULT (\(now))
+            );
+            """)
+    }
+
+    /// Indexes for the list pane's orders and filters, so counting, paging and positions never
+    /// scan the table. An index ends with the rowid, so `(updatedAt)` orders by
+    /// `(updatedAt, id)`: the total order the pane uses.
+    private static func createIndexes(_ db: Database) throws {
+        try db.execute(
+            """
+            CREATE INDEX articles_updatedAt ON articles(updatedAt);
+            CREATE INDEX articles_title ON articles(title COLLATE NOCASE);
+            CREATE INDEX articles_authorId_updatedAt ON articles(authorId, updatedAt);
+            CREATE INDEX articles_authorId_title ON articles(authorId, title COLLATE NOCASE);
+            CREATE INDEX authors_name ON authors(name COLLATE NOCASE);
+            """)
+    }
+
+    /// Bumps `updatedAt` after an edit that did not write `updatedAt` itself.
+    ///
+    /// Why this condition and not `WHEN NOT sqliteundo_isReplaying()`: a trigger that calls a
+    /// function the connection lacks fails every UPDATE, and the `sqlite3` command line (or any
+    /// connection without the undo engine) lacks it. The condition says the same thing in plain
+    /// SQL. An undo or redo replay restores every column its barrier changed, and the barrier
+    /// changed `updatedAt` too (this trigger did it), so the replay writes `updatedAt` to a
+    /// different value and the trigger leaves it alone: undo restores `updatedAt` exactly. An
+    /// ordinary edit does not touch `updatedAt`, so it gets the current time.
+    ///
+    /// The trigger also waits for a visible column to change, so an UPDATE that changes nothing
+    /// (setting a rating to the value it has) stays a no-op, and its own UPDATE of `updatedAt`
+    /// cannot fire it again.
+    private static func createUpdatedAtTrigger(_ db: Database) throws {
+        try db.execute(
+            """
+            CREATE TRIGGER articles_updatedAt AFTER UPDATE ON articles
+            WHEN NEW.updatedAt IS OLD.updatedAt
+                AND (NEW.title IS NOT OLD.title OR NEW.body IS NOT OLD.body
+                    OR NEW.rating IS NOT OLD.rating OR NEW.authorId IS NOT OLD.authorId
+                    OR NEW.id IS NOT OLD.id)
+            BEGIN
+                UPDATE articles SET updatedAt = \(now) WHERE id = NEW.id;
+            END;
+            """)
+    }
+
+    /// The FTS5 index over title and body, kept by triggers on every write (undo and redo
+    /// replays included, as they are ordinary writes), and filled with the rows already there.
+    ///
+    /// The tokenizer folds case and accents (`remove_diacritics 2`: "cafe" finds "Café") and
+    /// also indexes combining marks and symbols (`Mn Mc So`), so emoji are searchable.
+    private static func createSearchIndex(_ db: Database) throws {
+        try db.execute(
+            """
+            CREATE VIRTUAL TABLE \(searchTable) USING fts5(
+                title, body, content = 'articles', content_rowid = 'id',
+                tokenize = "unicode61 remove_diacritics 2 categories 'L* N* Co Mc Mn So'"
+            );
+            CREATE TRIGGER articles_fts_insert AFTER INSERT ON articles BEGIN
+                INSERT INTO \(searchTable)(rowid, title, body) VALUES (NEW.id, NEW.title, NEW.body);
+            END;
+            CREATE TRIGGER articles_fts_delete AFTER DELETE ON articles BEGIN
+                INSERT INTO \(searchTable)(\(searchTable), rowid, title, body)
+                    VALUES ('delete', OLD.id, OLD.title, OLD.body);
+            END;
+            CREATE TRIGGER articles_fts_update AFTER UPDATE ON articles
+            WHEN NEW.id IS NOT OLD.id OR NEW.title IS NOT OLD.title OR NEW.body IS NOT OLD.body
+            BEGIN
+                INSERT INTO \(searchTable)(\(searchTable), rowid, title, body)
+                    VALUES ('delete', OLD.id, OLD.title, OLD.body);
+                INSERT INTO \(searchTable)(rowid, title, body) VALUES (NEW.id, NEW.title, NEW.body);
+            END;
+            INSERT INTO \(searchTable)(\(searchTable)) VALUES ('rebuild');
+            """)
+    }
+}

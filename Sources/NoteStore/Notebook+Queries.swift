@@ -1,0 +1,56 @@
+import Foundation
+import SQLiteDatabase
+
+extension Notebook {
+    /// How many articles the query lists, counted by SQLite without loading them.
+    /// - Throws: `SQLiteError`.
+    public static func count(_ db: Database, _ query: ArticleQuery) throws -> Int {
+        let statement = ArticleQuerySQL(query).count
+        return try db.fetchOne(Int.self, statement.sql, statement.arguments) ?? 0
+    }
+
+    /// A window of the query's list: at most `limit` summaries from 0-based `offset`.
+    /// - Throws: `SQLiteError`.
+    public static func page(
+        _ db: Database, _ query: ArticleQuery, offset: Int, limit: Int
+    ) throws -> [ArticleSummary] {
+        let statement = ArticleQuerySQL(query).page(offset: offset, limit: limit)
+        return try db.fetchAll(ArticleSummary.self, statement.sql, statement.arguments)
+    }
+
+    /// The 0-based index of an article in the query's list (to scroll to it), or nil when the
+    /// query does not list it. Counts the articles before it; loads none.
+    /// - Throws: `SQLiteError`.
+    public static func position(
+        _ db: Database, ofArticle id: Int64, in query: ArticleQuery
+    ) throws -> Int? {
+        let sql = ArticleQuerySQL(query)
+        let keyStatement = sql.sortKey(ofArticle: id)
+        guard let key = try db.fetchOne(Row.self, keyStatement.sql, keyStatement.arguments) else {
+            return nil
+        }
+        let countStatement = sql.countPreceding(sortKey: key.values)
+        return try db.fetchOne(Int.self, countStatement.sql, countStatement.arguments)
+    }
+
+    /// The whole article, or nil when there is none with this id.
+    /// - Throws: `SQLiteError`.
+    public static func article(_ db: Database, id: Int64) throws -> Article? {
+        try db.fetchOne(Article.self, "SELECT * FROM articles WHERE id = ?", [.integer(id)])
+    }
+
+    /// The authors whose name contains `text` (ignoring case and accents; empty text: all),
+    /// ordered by name, then id.
+    /// - Throws: `SQLiteError`.
+    public static func authors(_ db: Database, matching text: String) throws -> [Author] {
+        let all = try db.fetchAll(
+            Author.self, "SELECT * FROM authors ORDER BY name COLLATE NOCASE, id")
+        let wanted = fold(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        guard !wanted.isEmpty else { return all }
+        return all.filter { fold($0.name).contains(wanted) }
+    }
+
+    private static func fold(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+    }
+}

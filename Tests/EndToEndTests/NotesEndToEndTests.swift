@@ -1,0 +1,94 @@
+import Foundation
+import SQLiteDatabase
+import Testing
+
+/// The real program in tmux against a real notebook file.
+@Suite(.serialized) struct NotesEndToEndTests {
+    let folder: URL
+    var notebook: String { folder.appendingPathComponent("notes.db").path }
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "notes-e2e-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    func titles() throws -> [String] {
+        let db = try DatabaseQueue(path: notebook)
+        return try db.read {
+            try $0.fetchAll(String.self, "SELECT title FROM articles ORDER BY id")
+        }
+    }
+
+    /// The status line (third line from the bottom).
+    func status(_ screen: String) -> String {
+        let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+        return String(lines[lines.count - 4])
+    }
+
+    @Test(arguments: [(120, 40), (80, 24)])
+    func deleteUndoInTheRightPaneRedoAndHistoryAfterRestart(width: Int, height: Int) throws {
+        var session: TmuxSession? = try TmuxSession(
+            arguments: ["--db", notebook], width: width, height: height, folder: folder)
+        try session?.waitFor("Welcome to notes")
+        let all = try titles()
+        #expect(all.count == 5)
+
+        // Pane 1 deletes the second article of its list.
+        try session?.send("Down", "DC")
+        try session?.waitFor("Undo Delete Article")
+        let remaining = try titles()
+        let deleted = Set(all).subtracting(remaining)
+        #expect(deleted.count == 1)
+        #expect(remaining.count == 4)
+
+        // Pane 2 has nothing to undo and says so; nothing changes.
+        try session?.send("Tab", "C-z")
+        var screen = try session?.waitFor("Pane 2: nothing to undo") ?? ""
+        #expect(try titles() == remaining)
+
+        // Pane 1 undoes: the article is back and selected.
+        try session?.send("BTab", "C-z")
+        screen = try session?.waitFor("Undid Delete Article") ?? ""
+        #expect(try titles() == all)
+        #expect(status(screen).hasPrefix(" Pane 1 │ Nothing to undo │ Redo Delete Article"))
+        // The restored article is the selected (reverse video) row of pane 1.
+        let title = try #require(deleted.first)
+        let row = try session?.styledLines().first { $0.contains(title.prefix(15)) } ?? ""
+        #expect(row.hasPrefix("\u{1B}[0;7m"), "row: \(row.debugDescription)")
+
+        // Ctrl-Y deletes it again.
+        try session?.send("C-y")
+        try session?.waitFor("Redid Delete Article")
+        #expect(try titles() == remaining)
+
+        // Quit: the shell gets a sane terminal back (echo and canonical mode on).
+        try session?.send("C-q")
+        screen = try session?.waitFor("MODES") ?? ""
+        #expect(screen.contains("EXIT=0\nMODES icanon echo"))
+        session = nil
+
+        // Reopen: pane 1 can still undo.
+        let reopened = try TmuxSession(
+            arguments: ["--db", notebook], width: width, height: height, folder: folder)
+        screen = try reopened.waitFor("Undo Delete Article")
+        #expect(status(screen).hasPrefix(" Pane 1 │ Undo Delete Article"))
+        try reopened.send("C-z")
+        try reopened.waitFor("Undid Delete Article")
+        #expect(try titles() == all)
+        try reopened.send("C-q")
+        try reopened.waitFor("EXIT=0")
+    }
+
+    @Test func badNotebookIsRefusedUntouched() throws {
+        let path = folder.appendingPathComponent("letter.txt").path
+        let text = Data("Dear diary, this is not a database.\n".utf8)
+        try text.write(to: URL(fileURLWithPath: path))
+        let session = try TmuxSession(arguments: ["--db", path], folder: folder)
+        let screen = try session.waitFor("EXIT=1")
+        #expect(
+            screen.contains(
+                "notes: \(path) is not a database (file is not SQLite); nothing was changed"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == text)
+    }
+}

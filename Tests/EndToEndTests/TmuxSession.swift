@@ -1,0 +1,97 @@
+import Foundation
+
+/// The real `notes` binary running in a tmux session of a given size, driven like a person would:
+/// keys in, screen text out.
+final class TmuxSession {
+    let name: String
+    let folder: URL
+
+    /// The `notes` executable built next to this test bundle.
+    static var notesBinary: String {
+        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("notes").path
+    }
+
+    /// Starts `notes` with `arguments` in a detached tmux session of `width` x `height`.
+    init(arguments: [String], width: Int = 120, height: Int = 40, folder: URL) throws {
+        name = "notes-e2e-\(UUID().uuidString.prefix(8))"
+        self.folder = folder
+        let command = ([Self.notesBinary] + arguments).map(Self.shellQuoted).joined(separator: " ")
+        // After notes exits, the shell prints its exit code and the terminal's mode, then waits.
+        let script =
+            "\(command); echo \"EXIT=$?\"; "
+            + "echo MODES $(stty -a | tr -s ' ;' '\\n\\n' | grep -E '^-?(icanon|echo)$'); sleep 600"
+        try Self.tmux(
+            capturingOutput: false,
+            [
+                "new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)",
+                "env TERM=xterm-256color LANG=C.UTF-8 sh -c \(Self.shellQuoted(script))",
+            ])
+    }
+
+    deinit { try? Self.tmux(capturingOutput: false, ["kill-session", "-t", name]) }
+
+    /// Sends tmux key names (`Down`, `C-z`, `Enter`, `BTab`, `DC`) or literal text.
+    func send(_ keys: String...) throws {
+        try Self.tmux(["send-keys", "-t", name] + keys)
+    }
+
+    func sendLiteral(_ text: String) throws {
+        try Self.tmux(["send-keys", "-t", name, "-l", text])
+    }
+
+    /// The screen as text (`-J` joins lines the terminal wrapped).
+    func screen() throws -> String {
+        try Self.tmux(["capture-pane", "-t", name, "-p", "-J"])
+    }
+
+    /// The screen lines with their attributes as escape sequences (`-e`).
+    func styledLines() throws -> [String] {
+        try Self.tmux(["capture-pane", "-t", name, "-p", "-e"]).components(separatedBy: "\n")
+    }
+
+    /// Waits until the screen contains `text` (up to `timeout` seconds); returns the screen.
+    @discardableResult
+    func waitFor(_ text: String, timeout: Double = 10) throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        var last = ""
+        while Date() < deadline {
+            last = try screen()
+            if last.contains(text) { return last }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        throw TimedOut(waitingFor: text, screen: last)
+    }
+
+    struct TimedOut: Error, CustomStringConvertible {
+        let waitingFor: String
+        let screen: String
+        var description: String { "timed out waiting for \"\(waitingFor)\"; screen:\n\(screen)" }
+    }
+
+    /// Runs tmux. `new-session` starts the tmux server, which keeps whatever output it was given
+    /// open: its output is not captured, or reading it would never end.
+    @discardableResult
+    static func tmux(capturingOutput: Bool = true, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/tmux")
+        process.arguments = arguments
+        process.standardError = FileHandle.nullDevice
+        guard capturingOutput else {
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            return ""
+        }
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func shellQuoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}

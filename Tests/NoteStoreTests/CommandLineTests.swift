@@ -1,0 +1,90 @@
+import Foundation
+import NoteStore
+import SQLiteDatabase
+import Testing
+
+/// The notebook file stays usable from the plain `sqlite3` command line, which has none of the
+/// functions the app or the undo engine register.
+@Suite struct CommandLineTests {
+    let folder: TemporaryFolder
+    let path: String
+    static let old = "2001-01-01T00:00:00.000Z"
+
+    init() throws {
+        folder = try TemporaryFolder()
+        path = folder.path("notes.db")
+        let db = try DatabaseQueue(path: path)
+        try NoteStoreSchema.migrate(db)
+        try db.write { db throws in
+            let author = try Notebook.insertAuthor(db, name: "Ada")
+            let id = try Notebook.insertArticle(
+                db, title: "First", body: "written by the app", authorId: author)
+            try db.setDates(ofArticle: id, created: Self.old, updated: Self.old)
+        }
+    }
+
+    /// Runs `sqlite3 -bail` on the file with `sql` on standard input; returns standard output.
+    func sqlite3(_ sql: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        process.arguments = ["-bail", path]
+        let input = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        input.fileHandleForWriting.write(Data(sql.utf8))
+        try input.fileHandleForWriting.close()
+        let text = String(
+            decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let problems = String(
+            decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(problems == "")
+        #expect(process.terminationStatus == 0)
+        return text
+    }
+
+    @Test func sqlite3CanQueryEditAndSearchTheNotebook() throws {
+        #expect(
+            try sqlite3(
+                "SELECT a.id, a.title, au.name FROM articles a JOIN authors au ON au.id = a.authorId;"
+            )
+                == "1|First|Ada\n")
+
+        let edited = try sqlite3(
+            """
+            UPDATE articles SET title = 'Edited in the shell' WHERE id = 1;
+            SELECT title, updatedAt > '\(Self.old)', length(updatedAt) FROM articles WHERE id = 1;
+            """)
+        #expect(edited == "Edited in the shell|1|24\n")
+
+        let inserted = try sqlite3(
+            """
+            INSERT INTO articles(title, body) VALUES ('From the shell', 'zebra crossing');
+            SELECT rowid FROM articles_fts WHERE articles_fts MATCH 'zebra';
+            SELECT rowid FROM articles_fts WHERE articles_fts MATCH 'edited';
+            """)
+        #expect(inserted == "2\n1\n")
+
+        // And the app sees all of it.
+        let db = try DatabaseQueue(path: path)
+        try db.read { db throws in
+            let article = try #require(try Notebook.article(db, id: 2))
+            #expect(isTimestamp(article.createdAt) && article.updatedAt == article.createdAt)
+            #expect(
+                article
+                    == Article(
+                        id: 2, authorId: nil, title: "From the shell", body: "zebra crossing",
+                        rating: 0, createdAt: article.createdAt, updatedAt: article.createdAt))
+            let first = try #require(try Notebook.article(db, id: 1))
+            #expect(first.title == "Edited in the shell" && isTimestamp(first.updatedAt))
+            #expect(first.updatedAt > Self.old)
+            #expect(
+                try Notebook.page(db, ArticleQuery(search: "zebra"), offset: 0, limit: 5)
+                    .map(\.id) == [2])
+        }
+    }
+}

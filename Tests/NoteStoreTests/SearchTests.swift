@@ -1,0 +1,175 @@
+import NoteStore
+import SQLiteDatabase
+import Testing
+
+@Suite struct SearchTests {
+    let db: DatabaseQueue
+
+    /// Ids of the articles below, in insertion order (1...9).
+    init() throws {
+        db = try makeNotebook()
+        try db.write { db throws in
+            let articles: [(String, String)] = [
+                ("Quotes", "She said \"hello world\" to everyone."),
+                ("Operators", "NEAR the river AND the sea OR NOT at all"),
+                ("SQL", "Never run '; DROP TABLE articles; -- on production"),
+                ("Plain", "nothing special here"),
+                ("東京の夜", "今日は東京で会議がありました。"),
+                ("Party 🎉 time", "Fête réussie 🎂 avec des amis"),
+                ("Crème brûlée", "Résumé of the café"),
+                ("读书会", "我们讨论了一本书"),
+                ("River notes", "river river, the river again"),
+            ]
+            for (index, (title, body)) in articles.enumerated() {
+                let id = try Notebook.insertArticle(db, title: title, body: body)
+                // Distinct dates: most recently changed is the highest id.
+                let date = "2024-01-01T00:00:0\(index).000Z"
+                try db.setDates(ofArticle: id, created: date, updated: date)
+            }
+        }
+    }
+
+    func ids(_ search: String, order: ArticleQuery.Order = .updatedDescending) throws -> [Int64] {
+        let query = ArticleQuery(order: order, search: search)
+        return try db.read { db throws in
+            let ids = try Notebook.page(db, query, offset: 0, limit: 100).map(\.id)
+            #expect(try Notebook.count(db, query) == ids.count)
+            return ids
+        }
+    }
+
+    static let hostile: [(String, [Int64])] = [
+        ("\"hello", [1]),
+        ("hello\"", [1]),
+        ("\"", []),
+        ("\"\"\"", []),
+        ("*", []),
+        ("hello*", [1]),
+        ("NEAR", [2]),
+        ("NEAR(hello world)", []),
+        ("hello NEAR/2 world", []),
+        ("AND", [2]),
+        ("OR", [2]),
+        ("NOT", [9, 4, 2]),  // "notes" and "nothing" start with "not"
+        ("hello OR river", []),
+        ("NOT hello", []),
+        ("-", []),
+        ("-hello", [1]),
+        ("hello -world", [1]),
+        (":", []),
+        ("title:Quotes", []),
+        ("{title body}:hello", []),
+        ("^hello", [1]),
+        ("(", []),
+        ("(hello", [1]),
+        ("hello)", [1]),
+        ("((hello", [1]),
+        (")(", []),
+        ("'; DROP TABLE articles; --", [3]),
+        ("'", []),
+        ("\\", []),
+        ("%", []),
+        ("_", []),
+        ("hello\u{0}world", [1]),
+        ("\u{0}\u{1}", Array((1...9).reversed())),  // control characters only: like whitespace
+        ("+ hello", [1]),
+    ]
+
+    @Test(arguments: hostile)
+    func hostileTextIsSearchedAsText(search: String, expected: [Int64]) throws {
+        #expect(try ids(search) == expected)
+        for order in ArticleQuery.Order.allCases {
+            #expect(try ids(search, order: order).sorted() == expected.sorted())
+        }
+        // Nothing was executed as SQL: every article is still there.
+        #expect(try ids("") == Array((1...9).reversed()))
+    }
+
+    static let wide: [(String, [Int64])] = [
+        ("東京", [5]),
+        ("東", [5]),
+        ("今日", [5]),
+        ("读书", [8]),
+        ("我们", [8]),
+        ("🎉", [6]),
+        ("🎂", [6]),
+        ("fete", [6]),
+        ("FÊTE", [6]),
+        ("creme brulee", [7]),
+        ("BRÛLÉE", [7]),
+        ("cafe", [7]),
+        ("résumé", [7]),
+        ("Party 🎉", [6]),
+    ]
+
+    @Test(arguments: wide)
+    func wideCharactersAndAccentsAreFound(search: String, expected: [Int64]) throws {
+        #expect(try ids(search) == expected)
+    }
+
+    @Test func everyWordMustPrefixAWordInAnyOrder() throws {
+        #expect(try ids("riv") == [9, 2])
+        #expect(try ids("river sea") == [2])
+        #expect(try ids("sea river") == [2])
+        #expect(try ids("ver") == [])
+        #expect(try ids("hello world") == [1])
+        #expect(try ids("  \t\n ") == Array((1...9).reversed()))
+    }
+
+    @Test func relevanceRanksBetterMatchesFirst() throws {
+        #expect(try ids("river", order: .relevance) == [9, 2])
+        #expect(try ids("river", order: .title) == [2, 9])
+        try db.read { db throws in
+            let query = ArticleQuery(order: .relevance, search: "river")
+            #expect(try Notebook.position(db, ofArticle: 9, in: query) == 0)
+            #expect(try Notebook.position(db, ofArticle: 2, in: query) == 1)
+            #expect(try Notebook.position(db, ofArticle: 1, in: query) == nil)
+        }
+        // Without a search, relevance is the most-recently-changed order.
+        #expect(try ids("", order: .relevance) == Array((1...9).reversed()))
+    }
+
+    @Test func indexFollowsEveryWrite() throws {
+        try db.write { db throws in
+            try Notebook.updateTitle(db, ofArticle: 4, to: "Zebra crossing")
+            try Notebook.updateBody(db, ofArticle: 1, to: "goodbye")
+            try Notebook.deleteArticle(db, id: 7)
+            try db.execute("UPDATE articles SET id = 100 WHERE id = 8")
+        }
+        #expect(try ids("zebra") == [4])
+        #expect(try ids("plain") == [])
+        #expect(try ids("hello") == [])
+        #expect(try ids("goodbye") == [1])
+        #expect(try ids("cafe") == [])
+        #expect(try ids("读书") == [100])
+        try db.write { db throws in
+            let author = try Notebook.insertAuthor(db, name: "Ada")
+            try Notebook.setAuthor(db, ofArticle: 4, to: author)
+            try Notebook.deleteAuthor(db, id: author)
+        }
+        #expect(try ids("zebra") == [])
+        // The index matches the table exactly (this check fails on any drift).
+        try db.write { db throws in
+            try db.execute(
+                "INSERT INTO articles_fts(articles_fts, rank) VALUES ('integrity-check', 1)")
+        }
+    }
+
+    @Test func authorsMatchIgnoringCaseAndAccents() throws {
+        try db.write { db throws in
+            for name in ["Zoë", "ada", "Adèle", "Bob", "Ada"] {
+                _ = try Notebook.insertAuthor(db, name: name)
+            }
+        }
+        try db.read { db throws in
+            #expect(
+                try Notebook.authors(db, matching: "").map(\.name)
+                    == ["ada", "Ada", "Adèle", "Bob", "Zoë"])
+            #expect(
+                try Notebook.authors(db, matching: " AD ").map(\.name) == ["ada", "Ada", "Adèle"])
+            #expect(try Notebook.authors(db, matching: "ade").map(\.name) == ["Adèle"])
+            #expect(try Notebook.authors(db, matching: "zoe").map(\.name) == ["Zoë"])
+            #expect(try Notebook.authors(db, matching: "'; --").isEmpty)
+        }
+    }
+}
