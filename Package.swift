@@ -48,7 +48,7 @@ let package = Package(
         .testTarget(name: "UndoableStateTests", dependencies: ["UndoableState"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
         .testTarget(name: "NoteStoreTests", dependencies: ["NoteStore"]),
-        .testTarget(name: "NotesAppTests", dependencies: ["NotesApp"], exclude: ["Editor"]),
+        .testTarget(name: "NotesAppTests", dependencies: ["NotesApp"]),
         .testTarget(name: "EndToEndTests", dependencies: ["SQLiteDatabase", "notes"]),
     ],
     swiftLanguageModes: [.v6]

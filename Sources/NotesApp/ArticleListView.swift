@@ -46,30 +46,3 @@ enum ArticleListView {
         return result + "…"
     }
 }
-
-/// An open article: its title, a line about it, then the body wrapped to the pane.
-@MainActor
-enum ArticleView {
-    static func draw(_ pane: Pane, on canvas: inout Canvas, in rect: Rect) {
-        guard let article = pane.article, rect.height > 0 else { return }
-        canvas.put(
-            " " + article.title, at: rect.origin, style: Theme.articleTitle, maxWidth: rect.width)
-        let stars = String(repeating: "★", count: article.rating)
-        let about =
-            " \(stars.isEmpty ? "unrated" : stars) · updated \(article.updatedAt.prefix(16))"
-        canvas.put(
-            about, at: Point(x: rect.x, y: rect.y + 1), style: Theme.secondary, maxWidth: rect.width
-        )
-        let body = Rect(
-            x: rect.x + 1, y: rect.y + 3, width: max(0, rect.width - 2),
-            height: max(0, rect.height - 3))
-        guard body.width > 0, body.height > 0 else { return }
-        let lines = SoftWrap.lines(of: article.body, width: body.width)
-        pane.articleScroll = min(pane.articleScroll, max(0, lines.count - body.height))
-        for (offset, range) in lines.dropFirst(pane.articleScroll).prefix(body.height).enumerated()
-        {
-            canvas.put(
-                article.body[range], at: Point(x: body.x, y: body.y + offset), maxWidth: body.width)
-        }
-    }
-}

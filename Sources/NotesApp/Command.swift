@@ -27,6 +27,11 @@ enum Command: Equatable {
     case suspend
     /// Ctrl-S out of habit: everything is already saved; says so.
     case save
+    case widenPane
+    case narrowPane
+    case undoLayout
+    case redoLayout
+    case toggleMouse
 }
 
 /// The default keys (DESIGN.md), shown by the help screen.
@@ -60,6 +65,11 @@ enum Keymap {
         case .function(1): return .help
         case .control("q"): return .quit
         case .control("s"): return .save
+        case .alt(">"), .alt("."): return .widenPane
+        case .alt("<"), .alt(","): return .narrowPane
+        case .alt("z"): return .undoLayout
+        case .alt("y"): return .redoLayout
+        case .alt("m"): return .toggleMouse
         case .alt("s"): return .suspend
         default: return nil
         }

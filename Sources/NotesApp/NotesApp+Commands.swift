@@ -26,13 +26,16 @@ extension NotesApp {
         case .moveToEnd: move(pane, by: Int.max / 2)
         case .open:
             if let summary = pane.selectedSummary {
-                pane.mode = .article(summary.id)
-                pane.articleScroll = 0
-                pane.invalidate()
+                do {
+                    try database.read { try pane.open(articleID: summary.id, $0) }
+                } catch {
+                    message = "Cannot open the article: \(error)"
+                }
             }
         case .back:
             if pane.mode != .list {
                 pane.mode = .list
+                pane.editor = nil
                 pane.invalidate()
             } else if !pane.query.search.isEmpty {
                 pane.query = ArticleQuery()
@@ -48,15 +51,16 @@ extension NotesApp {
         case .quit: requestQuit()
         case .suspend: backend.suspend()
         case .save: message = "Saved: notes writes every change as you make it"
+        case .widenPane: resizePane(by: PaneLayout.weightStep)
+        case .narrowPane: resizePane(by: -PaneLayout.weightStep)
+        case .undoLayout: replayLayout(undoing: true)
+        case .redoLayout: replayLayout(undoing: false)
+        case .toggleMouse: toggleMouse()
         }
     }
 
     private func move(_ pane: Pane, by delta: Int) {
-        if pane.mode == .list {
-            pane.moveSelection(by: delta)
-        } else {
-            pane.articleScroll = max(0, pane.articleScroll + max(-10_000, min(10_000, delta)))
-        }
+        pane.moveSelection(by: delta)
     }
 
     private func newArticle() {
@@ -65,8 +69,8 @@ extension NotesApp {
         guard let id else { return }
         let pane = focusedPane
         _ = try? database.read { try pane.select(articleID: id, $0) }
-        pane.mode = .article(id)
-        pane.articleScroll = 0
+        try? database.read { try pane.open(articleID: id, $0) }
+        pane.editor?.field = .title
     }
 
     private func deleteSelected() {
@@ -94,10 +98,14 @@ extension NotesApp {
             return
         }
         do {
-            let pane = try makePane(try freshStackID(excluding: []))
-            panes.insert(pane, at: focus + 1)
-            focus += 1
-            try layoutStore.save(panes.map(\.stackID))
+            let id = try freshStackID(excluding: [])
+            try makePane(id)
+            changeLayout { layout in
+                let index = layout.focus + 1
+                layout.stackIDs.insert(id, at: index)
+                layout.weights.insert(PaneLayout.defaultWeight, at: index)
+                layout.focus = index
+            }
         } catch {
             message = "Cannot open a pane: \(error)"
         }
@@ -108,8 +116,39 @@ extension NotesApp {
             message = "The last pane stays open (Ctrl-Q quits)"
             return
         }
-        panes.remove(at: focus)
-        focus = min(focus, panes.count - 1)
-        try? layoutStore.save(panes.map(\.stackID))
+        changeLayout { layout in
+            layout.stackIDs.remove(at: layout.focus)
+            layout.weights.remove(at: layout.focus)
+            layout.focus = min(layout.focus, layout.stackIDs.count - 1)
+        }
+        message = "Closed the pane (Alt-Z brings it back)"
+    }
+
+    func toggleMouse() {
+        isMouseCaptured.toggle()
+        backend.setMouseCapture(isMouseCaptured)
+        message =
+            isMouseCaptured
+            ? "Mouse on: click to focus and select, wheel to scroll"
+            : "Mouse off: the terminal selects text (Alt-M turns it back on)"
+    }
+
+    func resizePane(by step: Int) {
+        changeLayout { layout in
+            let weight = layout.weights[layout.focus] + step
+            layout.weights[layout.focus] = max(PaneLayout.minimumWeight, weight)
+        }
+    }
+
+    /// Undo or redo of a layout change: the panes come back with their undo history.
+    func replayLayout(undoing: Bool) {
+        let done = undoing ? layout.undo() : layout.redo()
+        guard done else {
+            message = "No layout change to \(undoing ? "undo" : "redo")"
+            return
+        }
+        for pane in panes { pane.invalidate() }
+        saveLayout()
+        message = undoing ? "Undid a layout change" : "Redid a layout change"
     }
 }

@@ -10,7 +10,11 @@ extension NotesApp {
         case .mouse(let mouse):
             handleMouse(mouse)
         case .paste(let text):
-            if focusedPane.searchInput != nil { typeSearch(text) }
+            if focusedPane.searchInput != nil {
+                typeSearch(text)
+            } else if overlay == nil, focusedPane.editor != nil {
+                paste(text)
+            }
         case .key(let key):
             handle(key)
         }
@@ -28,6 +32,7 @@ extension NotesApp {
             break
         }
         if focusedPane.searchInput != nil, handleSearchKey(key) { return }
+        if focusedPane.mode != .list, handleEditorKey(key) { return }
         let inList = focusedPane.mode == .list
         guard let command = Keymap.command(for: key, inList: inList) else {
             if case .character = key, inList {
@@ -77,7 +82,7 @@ extension NotesApp {
     // MARK: Mouse
 
     private func handleMouse(_ mouse: MouseEvent) {
-        let layout = ScreenLayout(size: backend.size, paneCount: panes.count)
+        let layout = screenLayout
         guard let index = layout.paneIndex(at: mouse.position) else { return }
         switch mouse.kind {
         case .press(.left):
@@ -85,11 +90,28 @@ extension NotesApp {
             let pane = panes[index]
             if pane.mode == .list, let row = layout.listRow(at: mouse.position, pane: index) {
                 pane.select(index: pane.top + row)
+            } else if var editor = pane.editor {
+                let area = ArticleView.areas(in: layout.content(index))
+                for (field, rect) in [(ArticleEditor.Field.title, area.title), (.body, area.body)]
+                where rect.contains(mouse.position) {
+                    if editor.field != field { editor.switchField() }
+                    let point = mouse.position
+                    if editor.buffer.setCursor(
+                        toScreenRow: point.y - rect.y, column: point.x - rect.x)
+                    {
+                        editor.endRun()
+                    }
+                }
+                pane.editor = editor
             }
-        case .wheelUp:
-            panes[index].moveSelection(by: -3)
-        case .wheelDown:
-            panes[index].moveSelection(by: 3)
+        case .wheelUp, .wheelDown:
+            let rows = mouse.kind == .wheelUp ? -3 : 3
+            if var editor = panes[index].editor {
+                _ = editor.body.scroll(by: rows)
+                panes[index].editor = editor
+            } else {
+                panes[index].moveSelection(by: rows)
+            }
         default:
             break
         }

@@ -36,7 +36,11 @@ extension NotesApp {
                     try Notebook.article(db, id: $0) != nil
                 }
                 if case .article(let open) = pane.mode {
-                    if present.contains(open) { return }
+                    if present.contains(open) {
+                        pane.editor?.placeCursorAtChange = true
+                        pane.editor?.endRun()
+                        return
+                    }
                     pane.mode = .list
                 }
                 var best: (position: Int, id: Int64)?
@@ -58,22 +62,33 @@ extension NotesApp {
         }
     }
 
-    /// "Undid Delete Article", with the later edits that were kept.
+    /// "Undid Delete Article", with the later edits that were kept, in words:
+    /// "Undid Typing; kept pane 2's later edit of Title".
     func describe(_ event: UndoEvent) -> String {
         var text = (event.kind == .undo ? "Undid " : "Redid ") + event.name
-        if !event.conflicts.isEmpty {
-            let columns = Set(event.conflicts.map { $0.column.map(Self.fieldName) ?? "a row" })
-            text +=
-                "; kept a later edit of " + columns.sorted().joined(separator: ", ")
-                + " made elsewhere"
+        var kept: [String] = []
+        // updatedAt is bookkeeping, not something the person edited.
+        for conflict in event.conflicts where conflict.column != "updatedAt" {
+            let field = conflict.column.map(Self.fieldName) ?? "the whole article"
+            let phrase = "kept \(author(of: conflict))'s later edit of \(field)"
+            if !kept.contains(phrase) { kept.append(phrase) }
         }
+        if !kept.isEmpty { text += "; " + kept.joined(separator: ", ") }
         return text
+    }
+
+    /// Who made a kept change: "pane 2", "a closed pane", or "someone else" (another program).
+    private func author(of conflict: UndoConflict) -> String {
+        guard let stackID = conflict.keptFrom else { return "someone else" }
+        if let index = panes.firstIndex(where: { $0.stackID == stackID }) {
+            return "pane \(index + 1)"
+        }
+        return "a closed pane"
     }
 
     static func fieldName(_ column: String) -> String {
         switch column {
         case "authorId": return "Author"
-        case "updatedAt": return "Updated"
         default: return column.prefix(1).uppercased() + column.dropFirst()
         }
     }

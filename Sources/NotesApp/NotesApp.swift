@@ -4,6 +4,7 @@ import SQLiteDatabase
 import SQLiteUndo
 import Synchronization
 import TerminalUI
+import UndoableState
 
 /// The notes editor: panes over one notebook, each with its own undo stack, drawn on a terminal
 /// backend (curses, or headless in tests).
@@ -13,12 +14,16 @@ public final class NotesApp {
     let engine: UndoEngine?
     let backend: any TerminalBackend
     let notebookName: String
-    var panes: [Pane] = []
-    var focus = 0
+    /// Open panes, widths and focus, with the history of layout changes (Alt-Z, Alt-Y).
+    var layout = UndoableState(PaneLayout(stackIDs: []), limit: 100, filter: PaneLayout.history)
+    /// Every pane opened in this run by stack id, so that a closed pane comes back as it was.
+    private var paneCache: [String: Pane] = [:]
     /// The last message for the status line.
     var message: String?
     var overlay: Overlay?
     private(set) var quitRequested = false
+    /// Whether clicks and the wheel go to notes (Alt-M gives them back to the terminal).
+    var isMouseCaptured = true
     private let dataChanged = ChangeFlag()
     private var observation: DatabaseObservation?
     private var lastPoll = ContinuousClock.now
@@ -51,12 +56,51 @@ public final class NotesApp {
         let stored = try layoutStore.load()
         var ids = Array(stored.prefix(paneCount))
         while ids.count < paneCount { ids.append(try freshStackID(excluding: ids)) }
-        panes = try ids.map(makePane)
-        try layoutStore.save(panes.map(\.stackID))
+        for id in ids { try makePane(id) }
+        layout = UndoableState(PaneLayout(stackIDs: ids), limit: 100, filter: PaneLayout.history)
+        try layoutStore.save(ids)
     }
 
+    @discardableResult
     func makePane(_ stackID: String) throws -> Pane {
-        Pane(stackID: stackID, stack: try engine?.stack(id: stackID))
+        if let pane = paneCache[stackID] { return pane }
+        let pane = Pane(stackID: stackID, stack: try engine?.stack(id: stackID))
+        paneCache[stackID] = pane
+        return pane
+    }
+
+    /// Where everything goes on the terminal as it is now.
+    var screenLayout: ScreenLayout {
+        ScreenLayout(size: backend.size, paneCount: panes.count, layout: layout.present)
+    }
+
+    /// The open panes, left to right.
+    var panes: [Pane] { layout.present.stackIDs.compactMap { paneCache[$0] } }
+
+    /// The index of the focused pane (moving it is not a layout change to undo).
+    var focus: Int {
+        get { layout.present.focus }
+        set {
+            var changed = layout.present
+            changed.focus = max(0, min(newValue, changed.stackIDs.count - 1))
+            layout.set(changed)
+        }
+    }
+
+    /// Applies a layout change (recorded for Alt-Z) and saves the open panes in the notebook.
+    func changeLayout(_ change: (inout PaneLayout) -> Void) {
+        var changed = layout.present
+        change(&changed)
+        layout.set(changed)
+        saveLayout()
+    }
+
+    func saveLayout() {
+        do {
+            try layoutStore.save(layout.present.stackIDs)
+        } catch {
+            message = "Cannot save the panes: \(error)"
+        }
     }
 
     /// A stack id no pane has used: open panes, the saved layout, and stacks with history.
@@ -75,6 +119,7 @@ public final class NotesApp {
 
     /// Runs until the user quits: draws, waits for a key (or a tick), handles it.
     public func run() {
+        backend.setMouseCapture(isMouseCaptured)
         render()
         while !quitRequested {
             if let event = backend.nextEvent(timeout: .milliseconds(250)) { handle(event) }
@@ -115,7 +160,7 @@ public final class NotesApp {
         if dataChanged.lower() {
             for pane in panes { pane.invalidate() }
         }
-        let screen = ScreenLayout(size: backend.size, paneCount: panes.count)
+        let screen = screenLayout
         if !screen.isTooSmall {
             for (index, pane) in panes.enumerated() {
                 do {
@@ -131,11 +176,11 @@ public final class NotesApp {
 
     /// Runs `body` as one undoable action of the focused pane, and reports errors in the status
     /// line instead of failing.
-    func perform(_ name: String, _ body: (Database) throws -> Void) {
+    func perform(_ name: String, coalescing key: String? = nil, _ body: (Database) throws -> Void) {
         do {
             if let stack = focusedPane.stack {
                 try withUndoStack(stack) {
-                    try undoable(name) { try database.write(body) }
+                    try undoable(name, coalescing: key) { try database.write(body) }
                 }
             } else {
                 try database.write(body)

@@ -30,9 +30,8 @@ final class Pane {
     private var loadedHeight = 0
     private var needsReload = true
 
-    /// The open article, when `mode` is `.article`.
-    private(set) var article: Article?
-    var articleScroll = 0
+    /// The open article's editor, when `mode` is `.article`.
+    var editor: ArticleEditor?
 
     /// Rows restored by this pane's last undo or redo, highlighted until `highlightUntil`.
     var highlighted: Set<Int64> = []
@@ -80,13 +79,28 @@ final class Pane {
         return true
     }
 
+    /// Opens an article in the editor, loading it now so that the next key already edits it.
+    func open(articleID id: Int64, _ db: Database) throws {
+        mode = .article(id)
+        editor = try Notebook.article(db, id: id).map(ArticleEditor.init)
+        if editor == nil { mode = .list }
+    }
+
     /// Loads what a view of `height` rows shows, when the data or the window changed.
     func load(height: Int, _ db: Database) throws {
         let height = max(1, height)
-        if case .article(let id) = mode {
-            if needsReload || article?.id != id { article = try Notebook.article(db, id: id) }
-            if article == nil { mode = .list }
+        if case .article(let id) = mode, needsReload || editor?.articleID != id {
+            if let stored = try Notebook.article(db, id: id) {
+                if editor?.articleID == id {
+                    editor?.refresh(from: stored)
+                } else {
+                    editor = ArticleEditor(article: stored)
+                }
+            } else {
+                mode = .list  // deleted (by another pane, or an undo)
+            }
         }
+        if mode == .list { editor = nil }
         guard needsReload || height != loadedHeight || !(top..<top + height).contains(selected)
         else { return }
         total = try Notebook.count(db, query)

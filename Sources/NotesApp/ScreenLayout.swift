@@ -8,6 +8,14 @@ struct ScreenLayout {
 
     let size: Size
     let paneCount: Int
+    /// The panes' relative widths (equal when nil).
+    var layout: PaneLayout?
+
+    init(size: Size, paneCount: Int, layout: PaneLayout? = nil) {
+        self.size = size
+        self.paneCount = paneCount
+        self.layout = layout
+    }
 
     var isTooSmall: Bool {
         size.width < Self.minimumSize.width || size.height < Self.minimumSize.height
@@ -20,8 +28,11 @@ struct ScreenLayout {
 
     /// The panes' area, one column between panes for the separator.
     var panes: [Rect] {
-        Rect(x: 0, y: 1, width: size.width, height: max(0, size.height - 4))
-            .columns(paneCount, separator: 1)
+        let area = Rect(x: 0, y: 1, width: size.width, height: max(0, size.height - 4))
+        guard let layout, layout.stackIDs.count == paneCount else {
+            return area.columns(paneCount, separator: 1)
+        }
+        return layout.columns(in: area)
     }
 
     /// The pane's header line.

@@ -58,14 +58,17 @@ struct ScreenRenderer {
                 title += pane.query.search.isEmpty ? "All articles" : "Search: \(pane.query.search)"
                 title += " · \(pane.total)"
             case .article:
-                title += "Article"
+                title += pane.editor?.field == .title ? "Editing the title" : "Editing"
             }
             canvas.put(title, at: header.origin, style: headerStyle, maxWidth: header.width)
         }
         let content = layout.content(index)
         switch pane.mode {
         case .list: ArticleListView.draw(pane, focused: focused, on: &canvas, in: content)
-        case .article: ArticleView.draw(pane, on: &canvas, in: content)
+        case .article:
+            if let point = ArticleView.draw(pane, focused: focused, on: &canvas, in: content) {
+                cursor = point
+            }
         }
         return cursor
     }

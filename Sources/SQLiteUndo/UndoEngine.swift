@@ -152,6 +152,34 @@ public final class UndoEngine: Sendable {
         return (replayer.affectedRows, replayer.conflicts)
     }
 
+    /// Fills in which stack made each kept change: the stack of the most recent registered
+    /// barrier whose log touched that row (and column). Runs only when there are conflicts; it
+    /// reads the log without an index, which is bounded by the stacks' levels.
+    func attribute(_ conflicts: [UndoConflict], replaying barrier: Int64, _ db: Database) throws
+        -> [UndoConflict]
+    {
+        let tables = trackedTables.withLock { $0 }
+        return try conflicts.map { conflict in
+            guard let table = tables.values.first(where: { $0.name == conflict.table }) else {
+                return conflict
+            }
+            let slot = table.columns.first { $0.name == conflict.column }?.slot
+            let mask = slot.map { Int64(1) << Int64($0) } ?? -1
+            var attributed = conflict
+            attributed.keptFrom = try db.fetchOne(
+                String.self,
+                """
+                SELECT b.stackId FROM \(UndoLogSchema.log) l
+                JOIN \(UndoLogSchema.barriers) b ON b.id = l.barrier
+                WHERE l.tableId = ? AND ? IN (l.oldRowid, l.newRowid) AND l.mask & ? != 0
+                    AND l.barrier != ?
+                ORDER BY l.seq DESC LIMIT 1
+                """,
+                [.integer(table.id), .integer(conflict.rowid), .integer(mask), .integer(barrier)])
+            return attributed
+        }
+    }
+
     /// Deletes the log rows of a barrier that will not be registered (its block threw).
     func discardLog(of barrier: Int64) throws {
         try database.write { db in

@@ -49,12 +49,18 @@ public struct UndoConflict: Sendable, Equatable, CustomStringConvertible {
     public let column: String?
     /// The value kept (nil for a whole row, or when the row no longer exists).
     public let kept: SQLiteValue?
+    /// The id of the stack whose action made the kept change, or nil when no recorded action
+    /// made it (a write outside any barrier, or history already dropped).
+    public var keptFrom: String?
 
-    public init(table: String, rowid: Int64, column: String?, kept: SQLiteValue?) {
+    public init(
+        table: String, rowid: Int64, column: String?, kept: SQLiteValue?, keptFrom: String? = nil
+    ) {
         self.table = table
         self.rowid = rowid
         self.column = column
         self.kept = kept
+        self.keptFrom = keptFrom
     }
 
     public var description: String {

@@ -99,6 +99,8 @@ public final class UndoStack: Sendable {
                         try engine.revert(barrier: top.id, db)
                     }
                 }
+                let attributed =
+                    conflicts.isEmpty ? [] : try engine.attribute(conflicts, replaying: top.id, db)
                 try deleteEntries("id = ?", [.integer(top.id)], db)
                 var added: StackEntry?
                 if try hasLog(inverse.id, db) {
@@ -114,7 +116,7 @@ public final class UndoStack: Sendable {
                 settings.withLock { $0.coalescible = nil }
                 return UndoEvent(
                     kind: list == .undo ? .undo : .redo, name: top.name, affectedRows: affected,
-                    conflicts: conflicts)
+                    conflicts: attributed)
             }
         } catch {
             try? reload()

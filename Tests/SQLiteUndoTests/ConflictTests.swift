@@ -39,7 +39,8 @@ import Testing
         #expect(try articles() == [[1, "B title", "Body", 0]])
         #expect(
             event?.conflicts == [
-                UndoConflict(table: "articles", rowid: 1, column: "title", kept: "B title")
+                UndoConflict(
+                    table: "articles", rowid: 1, column: "title", kept: "B title", keptFrom: "B")
             ])
         // Pane B's own undo still works and returns to A's value.
         try paneB.undo()
@@ -63,7 +64,9 @@ import Testing
         let event = try paneA.undo()
         #expect(try articles() == [[1, "Title", "Body", 0], [2, "new", "", 2]])
         #expect(
-            event?.conflicts == [UndoConflict(table: "articles", rowid: 2, column: nil, kept: nil)])
+            event?.conflicts == [
+                UndoConflict(table: "articles", rowid: 2, column: nil, kept: nil, keptFrom: "B")
+            ])
     }
 
     @Test func deletedRowRecreatedMeanwhileIsAConflictNotACrash() throws {
@@ -72,7 +75,9 @@ import Testing
         let event = try paneA.undo()
         #expect(try articles() == [[1, "again", "", 1]])
         #expect(
-            event?.conflicts == [UndoConflict(table: "articles", rowid: 1, column: nil, kept: nil)])
+            event?.conflicts == [
+                UndoConflict(table: "articles", rowid: 1, column: nil, kept: nil, keptFrom: "B")
+            ])
     }
 
     @Test func updatedRowDeletedMeanwhileIsAConflict() throws {
@@ -81,7 +86,9 @@ import Testing
         let event = try paneA.undo()
         #expect(try articles() == [])
         #expect(
-            event?.conflicts == [UndoConflict(table: "articles", rowid: 1, column: nil, kept: nil)])
+            event?.conflicts == [
+                UndoConflict(table: "articles", rowid: 1, column: nil, kept: nil, keptFrom: "B")
+            ])
         try paneB.undo()
         #expect(try articles() == [[1, "x", "Body", 0]])
     }
@@ -94,7 +101,8 @@ import Testing
         #expect(try articles() == [[1, "B title", "Body", 0]])
         #expect(
             event?.conflicts == [
-                UndoConflict(table: "articles", rowid: 1, column: "title", kept: "B title")
+                UndoConflict(
+                    table: "articles", rowid: 1, column: "title", kept: "B title", keptFrom: "B")
             ])
     }
 

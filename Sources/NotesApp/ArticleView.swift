@@ -1,0 +1,39 @@
+import NoteStore
+import TerminalUI
+
+/// An open article: the title on top, a line about it, then the body, both editable.
+@MainActor
+enum ArticleView {
+    /// Where the title and the body go in a pane's content.
+    static func areas(in rect: Rect) -> (title: Rect, about: Rect, body: Rect) {
+        let width = max(0, rect.width - 2)
+        return (
+            Rect(x: rect.x + 1, y: rect.y, width: width, height: min(1, rect.height)),
+            Rect(
+                x: rect.x + 1, y: rect.y + 1, width: width, height: min(1, max(0, rect.height - 1))),
+            Rect(x: rect.x + 1, y: rect.y + 3, width: width, height: max(0, rect.height - 3))
+        )
+    }
+
+    /// Draws the editor; returns the cursor's cell when the pane has the focus.
+    static func draw(_ pane: Pane, focused: Bool, on canvas: inout Canvas, in rect: Rect) -> Point?
+    {
+        guard var editor = pane.editor, rect.height > 3, rect.width > 2 else { return nil }
+        let area = areas(in: rect)
+        editor.title.viewport = area.title.size
+        editor.body.viewport = area.body.size
+        pane.editor = editor
+        editor.title.draw(into: &canvas, rect: area.title, style: Theme.articleTitle)
+        let article = editor.article
+        let stars = String(repeating: "★", count: article.rating)
+        let about =
+            "\(stars.isEmpty ? "unrated" : stars) · updated \(article.updatedAt.prefix(16))"
+            + " · \(editor.body.scrollIndicator)"
+        canvas.put(about, at: area.about.origin, style: Theme.secondary, maxWidth: area.about.width)
+        editor.body.draw(into: &canvas, rect: area.body)
+        guard focused, pane.searchInput == nil else { return nil }
+        let active = editor.field == .title ? area.title : area.body
+        let cursor = editor.buffer.cursorPosition
+        return Point(x: active.x + cursor.x, y: active.y + cursor.y)
+    }
+}

@@ -1,0 +1,167 @@
+import TerminalUI
+
+/// The text of one field (an article's title or body) being edited, with its
+/// cursor and the part of it on screen.
+///
+/// A pure value: it knows no database and no terminal. Positions are UTF-8
+/// offsets into `text` (as `String.Index` uses), and the cursor is always on
+/// a grapheme boundary: no operation can put it inside a wide character, an
+/// emoji sequence or a letter with combining marks.
+///
+/// The text is soft-wrapped to `viewport.width` and scrolled so the cursor
+/// stays among the `viewport.height` rows shown. Lines are wrapped lazily,
+/// one at a time (a very long line in 16 KB pieces), so a body of megabytes
+/// opens, scrolls and edits quickly, even when it is one line.
+///
+/// Edits report what they did (`lastEdit`) and moves report whether the
+/// cursor moved (a cursor jump), which is what the app needs to group typing
+/// into undo runs. This file holds every change of state; the other files
+/// build the operations on `edit`, `move` and `scroll`.
+struct EditorBuffer: Equatable, Sendable {
+    /// The text and its wrapped layout.
+    private(set) var layout: WrappedText
+    /// The cursor, as a UTF-8 offset into `text`; always a grapheme boundary.
+    private(set) var cursorOffset: Int
+    /// The edit made by the last operation; nil after a move, a replacement
+    /// from outside, or an edit that changed nothing.
+    private(set) var lastEdit: EditKind?
+    /// The size of the area the text is shown in; the text wraps at its width.
+    ///
+    /// The app sets it before drawing (it is cheap when unchanged); a new width
+    /// re-wraps lazily, and the view scrolls to keep the cursor visible.
+    var viewport: Size {
+        didSet {
+            guard viewport != oldValue else { return }
+            layout.setWidth(viewport.width)
+            settle()
+        }
+    }
+    /// Where the top row on screen starts, as a UTF-8 offset, so it follows edits above it.
+    private(set) var scrollAnchor = 0
+    /// The display column up and down aim for, kept while moving vertically.
+    private(set) var goalColumn: Int?
+
+    /// Creates a buffer showing `text` in `viewport`, with the cursor at `cursorOffset`.
+    ///
+    /// - Parameters:
+    ///   - text: The field's text, kept as it is (line breaks are not rewritten).
+    ///   - cursorOffset: A UTF-8 offset; it is clamped to the text and moved
+    ///     back to a grapheme boundary.
+    ///   - viewport: The area the text is shown in.
+    init(text: String = "", cursorOffset: Int = 0, viewport: Size = Size(width: 80, height: 24)) {
+        layout = WrappedText(text: text, width: viewport.width)
+        self.viewport = viewport
+        self.cursorOffset = layout.boundary(atOrBefore: cursorOffset)
+        settle()
+    }
+
+    /// The text being edited.
+    var text: String { layout.text }
+
+    /// The cursor as an index into `text`.
+    var cursor: String.Index { UTF8Offsets.index(cursorOffset, in: layout.text) }
+
+    /// The first visual line on screen.
+    var scrollTop: VisualLine { layout.visualLine(containing: scrollAnchor) }
+
+    /// The rows on screen, counting an empty viewport as one row.
+    var visibleRowCount: Int { max(1, viewport.height) }
+
+    /// Replaces the bytes in `range` with `string` and records the edit.
+    ///
+    /// The primitive under `insert` and the deletions; the app calls those.
+    ///
+    /// - Parameters:
+    ///   - range: UTF-8 offsets on grapheme boundaries.
+    ///   - string: The new text, with line breaks already normalised.
+    ///   - cursor: Where the cursor goes, in the new text; when the edit
+    ///     joined graphemes around it, it moves to the end of the joined one
+    ///     after an insertion and to its start after a deletion.
+    ///   - kind: The edit to report.
+    /// - Returns: `kind`.
+    mutating func edit(
+        replacing range: Range<Int>, with string: String, cursor: Int, kind: EditKind
+    ) -> EditKind {
+        layout.replace(range, with: string)
+        scrollAnchor = Self.offset(scrollAnchor, replacing: range, count: string.utf8.count)
+        cursorOffset =
+            kind.isInsert ? layout.boundary(atOrAfter: cursor) : layout.boundary(atOrBefore: cursor)
+        lastEdit = kind
+        goalColumn = nil
+        settle()
+        return kind
+    }
+
+    /// Replaces the text with a version changed from outside (another pane, an undo).
+    ///
+    /// The cursor keeps its place in the text: it stays put before the
+    /// change, shifts with the text after it, and inside the changed part
+    /// keeps its offset, clamped to the end of the new part. Only the lines
+    /// that differ are wrapped again.
+    ///
+    /// - Returns: The changed part, in UTF-8 offsets of the new text, or nil
+    ///   when the text is the same (then nothing changes, `lastEdit` included).
+    @discardableResult
+    mutating func replaceText(_ newText: String) -> Range<Int>? {
+        guard let change = layout.setText(newText) else { return nil }
+        let count = change.new.count
+        let cursor = Self.offset(cursorOffset, replacing: change.old, count: count)
+        cursorOffset = layout.boundary(atOrBefore: cursor)
+        scrollAnchor = Self.offset(scrollAnchor, replacing: change.old, count: count)
+        lastEdit = nil
+        goalColumn = nil
+        settle()
+        return change.new
+    }
+
+    /// Moves the cursor to `offset` and sets the goal column.
+    ///
+    /// The offset is clamped to the text and moved back to a grapheme
+    /// boundary. Every move ends a typing run, so `lastEdit` becomes nil.
+    ///
+    /// - Returns: Whether the cursor moved: a cursor jump.
+    @discardableResult
+    mutating func move(to offset: Int?, goal: Int? = nil) -> Bool {
+        lastEdit = nil
+        goalColumn = goal
+        guard let offset else { return false }
+        let target = layout.boundary(atOrBefore: offset)
+        guard target != cursorOffset else { return false }
+        cursorOffset = target
+        settle()
+        return true
+    }
+
+    /// Puts `visual` (clamped to the text) at the top of the view, then
+    /// scrolls back as far as needed to keep the cursor on screen.
+    mutating func scroll(toTop visual: VisualLine) {
+        let line = min(max(0, visual.line), layout.layoutLineCount - 1)
+        let row = min(max(0, visual.row), layout.rows(ofLine: line).count - 1)
+        scrollAnchor = layout.range(of: VisualLine(line: line, row: row)).lowerBound
+        settle()
+    }
+
+    /// Scrolls so the cursor is on screen, and wraps what is on screen ahead of drawing.
+    ///
+    /// Every change of state ends here: the view moves only as far as it
+    /// must, and only the lines between the old view and the cursor are wrapped.
+    private mutating func settle() {
+        let cursorLine = layout.visualLine(containing: cursorOffset)
+        let lowest = layout.visualLine(-(visibleRowCount - 1), from: cursorLine).line
+        let top = min(max(scrollTop, lowest), cursorLine)
+        scrollAnchor = layout.range(of: top).lowerBound
+        var visual = top
+        for _ in 0..<visibleRowCount {
+            layout.cacheRows(ofLine: visual.line)
+            guard let next = layout.visualLine(after: visual) else { break }
+            visual = next
+        }
+    }
+
+    /// Where `offset` ends up after the bytes in `range` are replaced by `count` bytes.
+    private static func offset(_ offset: Int, replacing range: Range<Int>, count: Int) -> Int {
+        if offset <= range.lowerBound { return offset }
+        if offset >= range.upperBound { return offset + count - range.count }
+        return min(offset, range.lowerBound + count)
+    }
+}

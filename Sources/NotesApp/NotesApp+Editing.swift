@@ -1,0 +1,85 @@
+import NoteStore
+import TerminalUI
+
+extension NotesApp {
+    /// Keys of an open article's editor. Returns false for keys that act as everywhere else
+    /// (undo, panes, Esc, help, quit).
+    func handleEditorKey(_ key: Key) -> Bool {
+        guard let editor = focusedPane.editor else { return false }
+        switch key {
+        case .character(let character): edit(insert: String(character), name: "Typing")
+        case .enter:
+            if editor.field == .title {
+                focusedPane.editor?.switchField()
+            } else {
+                edit(name: "Typing") { $0.insertNewline() }
+            }
+        case .backspace: edit(name: "Delete Text") { $0.deleteBackward() }
+        case .delete: edit(name: "Delete Text") { $0.deleteForward() }
+        case .tab, .backTab: focusedPane.editor?.switchField()
+        case .left: move { $0.moveLeft() }
+        case .right: move { $0.moveRight() }
+        case .up: move { $0.moveUp() }
+        case .down: move { $0.moveDown() }
+        case .home: move { $0.moveToLineStart() }
+        case .end: move { $0.moveToLineEnd() }
+        case .pageUp: move { $0.pageUp() }
+        case .pageDown: move { $0.pageDown() }
+        case .alt("b"): move { $0.moveWordLeft() }
+        case .alt("f"): move { $0.moveWordRight() }
+        default: return false
+        }
+        return true
+    }
+
+    /// A bracketed paste: one undo step ("Paste") however large.
+    func paste(_ text: String) {
+        edit(insert: text, name: "Paste", coalescing: false)
+    }
+
+    private func edit(insert text: String, name: String, coalescing: Bool = true) {
+        let field = focusedPane.editor?.field
+        // The title is one line: line breaks typed or pasted into it become spaces.
+        let text =
+            field == .title
+            ? text.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(
+                of: "\n", with: " "
+            )
+            .replacingOccurrences(of: "\r", with: " ")
+            : text
+        edit(name: name, coalescing: coalescing) { $0.insert(text) }
+    }
+
+    /// Applies an edit to the focused field and writes the field to the notebook as one barrier,
+    /// merged with the previous one while the typing run lasts.
+    private func edit(
+        name: String, coalescing: Bool = true, _ change: (inout EditorBuffer) -> EditKind?
+    ) {
+        let pane = focusedPane
+        guard var editor = pane.editor, let kind = change(&editor.buffer) else { return }
+        if coalescing {
+            editor.noteEdit(inserting: kind.isInsert)
+        } else {
+            editor.endRun()
+        }
+        let id = editor.articleID
+        let field = editor.field
+        let text = editor.buffer.text
+        let key = coalescing ? editor.runKey : nil
+        if !coalescing { editor.endRun() }
+        pane.editor = editor
+        perform(name, coalescing: key) { db in
+            switch field {
+            case .title: try Notebook.updateTitle(db, ofArticle: id, to: text)
+            case .body: try Notebook.updateBody(db, ofArticle: id, to: text)
+            }
+        }
+    }
+
+    /// A cursor move: ends the typing run.
+    private func move(_ motion: (inout EditorBuffer) -> Bool) {
+        guard var editor = focusedPane.editor else { return }
+        if motion(&editor.buffer) { editor.endRun() }
+        focusedPane.editor = editor
+    }
+}

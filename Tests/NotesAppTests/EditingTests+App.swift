@@ -1,0 +1,108 @@
+import Foundation
+import NoteStore
+import SQLiteDatabase
+import TerminalUI
+import Testing
+
+@testable import NotesApp
+
+/// Editing an article in the app: what reaches the notebook, and how typing groups into undo
+/// steps.
+@MainActor @Suite struct AppEditingTests {
+    func article(_ fixture: AppFixture, _ id: Int64 = 3) throws -> [SQLiteValue] {
+        try fixture.db.read {
+            try $0.fetchOne(
+                Row.self, "SELECT title, body FROM articles WHERE id = ?", [.integer(id)])?.values
+                ?? []
+        }
+    }
+
+    func undoNames(_ fixture: AppFixture, pane: Int = 0) -> [String] {
+        fixture.app.panes[pane].stack?.state.undo ?? []
+    }
+
+    @Test func typingWithWideCharactersGoesToTheNotebookAsOneRun() throws {
+        let fixture = try AppFixture()
+        fixture.press(.enter, .end)  // article 3, body, end of its line
+        fixture.type(" 漢字😀 é")
+        #expect(try article(fixture) == ["Article 3", "Body of article 3 漢字😀 é"])
+        #expect(undoNames(fixture) == ["Typing"])
+        fixture.press(.backspace, .backspace)
+        #expect(try article(fixture) == ["Article 3", "Body of article 3 漢字😀"])
+        #expect(undoNames(fixture) == ["Delete Text", "Typing"])
+        fixture.press(.control("z"))
+        #expect(try article(fixture) == ["Article 3", "Body of article 3 漢字😀 é"])
+        fixture.press(.control("z"))
+        #expect(try article(fixture) == ["Article 3", "Body of article 3"])
+        // The cursor is back where the change was: typing continues at the end of the body.
+        fixture.type("!")
+        #expect(try article(fixture) == ["Article 3", "Body of article 3!"])
+    }
+
+    @Test func cursorJumpEndsTheRun() throws {
+        let fixture = try AppFixture()
+        fixture.press(.enter)
+        fixture.type("ab")
+        fixture.press(.end)
+        fixture.type("cd")
+        #expect(undoNames(fixture) == ["Typing", "Typing"])
+        fixture.press(.control("z"))
+        #expect(try article(fixture) == ["Article 3", "abBody of article 3"])
+    }
+
+    @Test func pauseEndsTheRun() throws {
+        let fixture = try AppFixture()
+        fixture.app.focusedPane.stack?.mergeInterval = 0.05
+        fixture.press(.enter)
+        fixture.type("a")
+        Thread.sleep(forTimeInterval: 0.1)
+        fixture.type("b")
+        #expect(undoNames(fixture) == ["Typing", "Typing"])
+    }
+
+    @Test func titleTakesNoLineBreaksAndTabSwitchesFields() throws {
+        let fixture = try AppFixture()
+        fixture.press(.enter, .tab, .end)
+        fixture.type("!")
+        fixture.backend.enqueue(.paste("x\ny"))
+        fixture.app.processPendingEvents()
+        #expect(try article(fixture) == ["Article 3!x y", "Body of article 3"])
+        fixture.press(.enter)  // from the title to the body
+        fixture.type("Z")
+        #expect(try article(fixture) == ["Article 3!x y", "ZBody of article 3"])
+    }
+
+    @Test func pasteOfTenMegabytesIsOneUndoStep() throws {
+        let fixture = try AppFixture()
+        let line = String(repeating: "0123456789abcdef漢字😀\n", count: 1)
+        let big = String(repeating: line, count: 10_000_000 / line.utf8.count)
+        fixture.press(.enter)
+        fixture.backend.enqueue(.paste(big))
+        fixture.app.processPendingEvents()
+        let stored = try article(fixture)
+        #expect(stored[1] == .text(big + "Body of article 3"))
+        #expect(undoNames(fixture) == ["Paste"])
+        fixture.press(.control("z"))
+        #expect(try article(fixture) == ["Article 3", "Body of article 3"])
+    }
+
+    @Test func twoPanesOnOneArticleSeeEachOtherAndUndoKeepsTheOthersTyping() throws {
+        let fixture = try AppFixture()
+        fixture.press(.enter, .tab)  // pane 1 edits the title of article 3
+        fixture.press(.end)
+        fixture.type(" one")
+        fixture.press(.control("w"), .enter, .tab, .end)  // pane 2 opens the same article's title
+        #expect(fixture.app.panes[1].editor?.title.text == "Article 3 one")
+        fixture.type(" two")
+        // Pane 1 shows pane 2's typing live.
+        #expect(fixture.app.panes[0].editor?.title.text == "Article 3 one two")
+        fixture.press(.control("w"), .control("z"))
+        #expect(try article(fixture) == ["Article 3 one two", "Body of article 3"])
+        #expect(fixture.app.message == "Undid Typing; kept pane 2's later edit of Title")
+        #expect(
+            fixture.screen.contains(
+                " Pane 1 │ Nothing to undo │ Nothing to redo │ Undid Typing; kept pane 2's"))
+        fixture.press(.control("w"), .control("z"))
+        #expect(try article(fixture) == ["Article 3 one", "Body of article 3"])
+    }
+}
