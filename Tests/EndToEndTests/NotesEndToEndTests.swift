@@ -80,6 +80,40 @@ import Testing
         try reopened.waitFor("EXIT=0")
     }
 
+    @Test func typingWithEmojiAndCJKThenUndoRemovesExactlyTheLastRun() throws {
+        let session = try TmuxSession(
+            arguments: ["--db", notebook], width: 100, height: 30, folder: folder)
+        try session.waitFor("Welcome to notes")
+        try session.send("C-n")
+        try session.waitFor("Editing the title")
+        // The new article's title "Untitled" has the cursor at its end.
+        for _ in 0..<8 { try session.send("BSpace") }
+        try session.sendLiteral("Trip 旅行 ✈️")
+        try session.send("Enter")
+        try session.sendLiteral("Day one: 東京 🗼 was great, 寿司 everywhere.")
+        try session.waitFor("寿司 everywhere.")
+        try session.send("Left", "Right")  // a cursor jump ends the typing run
+        try session.sendLiteral(" Day two: 京都 ⛩ and tea 🍵.")
+        try session.waitFor("tea 🍵.")
+        let body = {
+            try DatabaseQueue(path: notebook).read {
+                try $0.fetchOne(
+                    Row.self, "SELECT title, body FROM articles ORDER BY id DESC LIMIT 1")?.values
+            }
+        }
+        #expect(
+            try body() == [
+                "Trip 旅行 ✈️", "Day one: 東京 🗼 was great, 寿司 everywhere. Day two: 京都 ⛩ and tea 🍵.",
+            ])
+        try session.send("C-z")
+        let screen = try session.waitFor("Undid Typing")
+        #expect(try body() == ["Trip 旅行 ✈️", "Day one: 東京 🗼 was great, 寿司 everywhere."])
+        #expect(screen.contains("Day one: 東京 🗼 was great, 寿司 everywhere."))
+        #expect(!screen.contains("Day two"))
+        try session.send("C-q")
+        try session.waitFor("EXIT=0")
+    }
+
     @Test func badNotebookIsRefusedUntouched() throws {
         let path = folder.appendingPathComponent("letter.txt").path
         let text = Data("Dear diary, this is not a database.\n".utf8)
