@@ -1,0 +1,87 @@
+import Foundation
+import SQLiteDatabase
+import Testing
+
+/// `notes` without a terminal: export, help, version.
+@Suite struct CommandLineTests {
+    struct Result {
+        let status: Int32
+        let output: String
+        let errors: String
+    }
+
+    func run(_ arguments: [String]) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: TmuxSession.notesBinary)
+        process.arguments = arguments
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus, output: String(decoding: out, as: UTF8.self),
+            errors: String(decoding: err, as: UTF8.self))
+    }
+
+    func notebook() throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "notes-cli-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder.appendingPathComponent("notes.db").path
+    }
+
+    @Test func exportOfAWelcomeNotebook() throws {
+        let path = try notebook()
+        let missing = try run(["export", "--db", path, "--format", "markdown"])
+        #expect(missing.status == 1)
+        #expect(missing.errors == "notes: \(path) does not exist\n")
+        try seedWelcome(path)
+        let json = try run(["export", "--db", path])
+        #expect(json.status == 0)
+        let decoded =
+            try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any]
+        let articles = decoded?["articles"] as? [[String: Any]]
+        #expect(articles?.count == 5)
+        #expect((articles?.first?["title"] as? String)?.hasPrefix("Welcome to notes") == true)
+        let markdown = try run(["export", "--db", path, "--format", "markdown"])
+        #expect(markdown.status == 0)
+        #expect(markdown.output.contains("## Welcome to notes 👋"))
+        let bad = try run(["export", "--db", path, "--format", "pdf"])
+        #expect(bad.status == 2)
+        #expect(
+            bad.errors.hasPrefix(
+                "notes: unknown export format 'pdf' (json or markdown)\nusage: notes"))
+    }
+
+    /// Makes a welcome notebook the way the first run does, without a terminal.
+    func seedWelcome(_ path: String) throws {
+        let result = try run(["--db", path])
+        // No terminal here: the editor refuses with exit code 3 before touching the file.
+        #expect(result.status == 3)
+        #expect(!FileManager.default.fileExists(atPath: path))
+        let session = try TmuxSession(
+            arguments: ["--db", path],
+            folder: URL(fileURLWithPath: path).deletingLastPathComponent())
+        try session.waitFor("Welcome to notes")
+        try session.send("C-q")
+        try session.waitFor("EXIT=0")
+    }
+
+    @Test func helpAndVersionPrintAndExitZero() throws {
+        let help = try run(["--help"])
+        #expect(help.status == 0)
+        #expect(
+            help.output.hasPrefix("usage: notes [--db PATH] [--panes N] [--demo] [--no-undo]\n"))
+        let version = try run(["--version"])
+        #expect(version == Result(status: 0, output: "notes 0.1.0\n", errors: ""))
+        let unknown = try run(["--frobnicate"])
+        #expect(unknown.status == 2)
+        #expect(unknown.errors.hasPrefix("notes: unknown option '--frobnicate'\nusage: notes"))
+    }
+}
+
+extension CommandLineTests.Result: Equatable {}
