@@ -52,7 +52,7 @@ final class TmuxSession {
 
     /// Waits until the screen contains `text` (up to `timeout` seconds); returns the screen.
     @discardableResult
-    func waitFor(_ text: String, timeout: Double = 10) throws -> String {
+    func waitFor(_ text: String, timeout: Double = 30) throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         var last = ""
         while Date() < deadline {
