@@ -5,8 +5,10 @@ struct StackEntry: Sendable, Equatable {
     let id: Int64
     let name: String
     let coalescingKey: String?
-    let position: Int64
+    var position: Int64
     var closedAt: Double
+    /// Whether the log reads inverted (the barrier was undone, or redone, by flipping it).
+    var inverted = false
 }
 
 /// A stack's two lists, oldest first, mirrored in memory from `sqliteundo_barriers`.
@@ -26,7 +28,8 @@ struct StackEntries: Sendable {
         let rows = try db.fetchAll(
             Row.self,
             """
-            SELECT id, list, name, coalescingKey, position, closedAt FROM \(UndoLogSchema.barriers)
+            SELECT id, list, name, coalescingKey, position, closedAt, inverted
+            FROM \(UndoLogSchema.barriers)
             WHERE stackId = ? ORDER BY list, position
             """, [.text(stackID)])
         for row in rows {
@@ -34,7 +37,7 @@ struct StackEntries: Sendable {
                 id: try row.decode("id"), name: try row.decode("name"),
                 coalescingKey: try row.decode("coalescingKey"),
                 position: try row.decode("position"),
-                closedAt: try row.decode("closedAt"))
+                closedAt: try row.decode("closedAt"), inverted: try row.decode("inverted"))
             let list = UndoLogSchema.List(rawValue: try row.decode("list")) ?? .undo
             entries[list].append(entry)
         }

@@ -45,6 +45,7 @@ public final class UndoEngine: Sendable {
         do {
             try database.write { db in
                 try UndoLogSchema.create(db)
+                try UndoLogSchema.upgrade(db)
                 try installFunctions(db)
                 try installTriggers(db)
                 try UndoLogSchema.discardUnfinishedBarriers(db)
@@ -134,22 +135,72 @@ public final class UndoEngine: Sendable {
 
     // MARK: Log operations used by stacks and barriers
 
-    /// Reverts one barrier's net changes on `db` (inside the caller's transaction).
-    func revert(barrier id: Int64, _ db: Database) throws -> (
-        affected: [String: Set<Int64>], conflicts: [UndoConflict]
-    ) {
-        let slots = try UndoLogSchema.slotCount(db)
-        let values = (0..<slots).map { "o\($0)" } + (0..<slots).map { "n\($0)" }
-        let cursor = try db.fetchCursor(
-            "SELECT seq, tableId, kind, oldRowid, newRowid, mask, \(values.joined(separator: ", ")) "
-                + "FROM \(UndoLogSchema.log) WHERE barrier = ? ORDER BY seq", [.integer(id)])
-        var reducer = NetChangeReducer()
-        while let row = try cursor.next() {
-            if let entry = try LogEntry(row: row, slots: slots) { reducer.add(entry) }
+    /// What a replay did.
+    struct Reverted {
+        var affected: [String: Set<Int64>]
+        var conflicts: [UndoConflict]
+        /// True when everything was restored exactly and nothing else was written: the barrier's
+        /// own log, read inverted, is then the replay's inverse, and nothing was recorded.
+        var exact: Bool
+    }
+
+    /// Reverts one barrier (inside the caller's transaction, with `isReplaying` set).
+    ///
+    /// First, when the log has the simple shape and every value is still the barrier's, it
+    /// reverts with set-based statements and records nothing (`exact`). Otherwise it reverts
+    /// under `recorder`, whose captured log becomes the inverse: set-based when the shape
+    /// allows, row by row when not.
+    func revert(barrier id: Int64, inverted: Bool, recorder: Barrier, _ db: Database) throws
+        -> Reverted
+    {
+        let tables = trackedTables.withLock { $0 }
+        var exact = BatchReplay(db: db, barrier: id, inverted: inverted, tables: tables)
+        let restoredExactly = try UndoContext.$barrier.withValue(nil) {
+            try Self.unlessConstraintFails(db) { try exact.revertExactly() }
         }
-        var replayer = Replayer(db: db, tables: trackedTables.withLock { $0 })
-        try replayer.revertAll(reducer.result)
-        return (replayer.affectedRows, replayer.conflicts)
+        if restoredExactly {
+            return Reverted(affected: exact.affectedRows, conflicts: [], exact: true)
+        }
+        return try UndoContext.$barrier.withValue(recorder) {
+            var batch = BatchReplay(db: db, barrier: id, inverted: inverted, tables: tables)
+            if try Self.unlessConstraintFails(db, { try batch.revert() }) {
+                return Reverted(
+                    affected: batch.affectedRows, conflicts: batch.conflicts, exact: false)
+            }
+            let slots = try UndoLogSchema.slotCount(db)
+            let values = (0..<slots).map { "o\($0)" } + (0..<slots).map { "n\($0)" }
+            let cursor = try db.fetchCursor(
+                "SELECT seq, tableId, kind, oldRowid, newRowid, mask, \(values.joined(separator: ", ")) "
+                    + "FROM \(UndoLogSchema.log) WHERE barrier = ? ORDER BY seq "
+                    + (inverted ? "DESC" : "ASC"), [.integer(id)])
+            var reducer = NetChangeReducer()
+            var position: Int64 = 0
+            while let row = try cursor.next() {
+                position += 1
+                if let entry = try LogEntry(
+                    row: row, slots: slots, inverted: inverted, order: position)
+                {
+                    reducer.add(entry)
+                }
+            }
+            var replayer = Replayer(db: db, tables: tables)
+            try replayer.revertAll(reducer.result)
+            return Reverted(
+                affected: replayer.affectedRows, conflicts: replayer.conflicts, exact: false)
+        }
+    }
+
+    /// Runs a set-based replay in a savepoint. Rows swapping a unique value make a single
+    /// statement fail midway: then it is rolled back and false returned, and the row-by-row
+    /// replay, which orders them, does the work.
+    private static func unlessConstraintFails(_ db: Database, _ body: () throws -> Bool) throws
+        -> Bool
+    {
+        do {
+            return try db.savepoint(body)
+        } catch let error as SQLiteError where error.code.primary == .constraint {
+            return false
+        }
     }
 
     /// Fills in which stack made each kept change: the stack of the most recent registered
@@ -191,8 +242,10 @@ public final class UndoEngine: Sendable {
 
 extension LogEntry {
     /// Decodes a log row laid out as `seq, tableId, kind, oldRowid, newRowid, mask, o…, n…`.
-    init?(row: Row, slots: Int) throws {
-        guard let kind = UndoLogSchema.Kind(rawValue: try row.decode(at: 2, as: Int64.self)) else {
+    /// Read `inverted`, the row describes the opposite change (an insert becomes a delete,
+    /// before and after swap). `order` is its place in the order the barrier is replayed.
+    init?(row: Row, slots: Int, inverted: Bool, order: Int64) throws {
+        guard var kind = UndoLogSchema.Kind(rawValue: try row.decode(at: 2, as: Int64.self)) else {
             return nil
         }
         let mask: Int64 = try row.decode(at: 5)
@@ -202,11 +255,16 @@ extension LogEntry {
             if kind != .insert { old[slot] = row[6 + slot] }
             if kind != .delete { new[slot] = row[6 + slots + slot] }
         }
+        var oldRowid = try row.decode(at: 3, as: Int64?.self)
+        var newRowid = try row.decode(at: 4, as: Int64?.self)
+        if inverted {
+            kind = kind == .insert ? .delete : kind == .delete ? .insert : .update
+            swap(&old, &new)
+            swap(&oldRowid, &newRowid)
+        }
         self.init(
-            seq: try row.decode(at: 0), tableId: try row.decode(at: 1), kind: kind,
-            oldRowid: try row.decode(at: 3, as: Int64?.self),
-            newRowid: try row.decode(at: 4, as: Int64?.self),
-            old: old, new: new)
+            seq: order, tableId: try row.decode(at: 1), kind: kind, oldRowid: oldRowid,
+            newRowid: newRowid, old: old, new: new)
     }
 }
 

@@ -10,7 +10,9 @@ import SQLiteDatabase
 ///   values before (`o<slot>`) and after (`n<slot>`). Columns without type keep every value
 ///   exactly as SQLite stored it.
 /// - `sqliteundo_barriers`: registered barriers: their stack, list (0 undo, 1 redo), position,
-///   name, coalescing key and closing time.
+///   name, coalescing key, closing time, and whether its log reads inverted (an undo that
+///   restored everything exactly turns the barrier into its own redo by flipping this flag,
+///   instead of recording the replay).
 enum UndoLogSchema {
     static let log = "sqliteundo_log"
     static let barriers = "sqliteundo_barriers"
@@ -43,9 +45,18 @@ enum UndoLogSchema {
             CREATE TABLE IF NOT EXISTS \(barriers) (
                 id INTEGER PRIMARY KEY, stackId TEXT NOT NULL, list INTEGER NOT NULL,
                 position INTEGER NOT NULL, name TEXT NOT NULL, coalescingKey TEXT,
-                closedAt REAL NOT NULL);
+                closedAt REAL NOT NULL, inverted INTEGER NOT NULL DEFAULT 0);
             CREATE INDEX IF NOT EXISTS \(barriers)_stack ON \(barriers)(stackId, list, position);
             """)
+    }
+
+    /// Adds the columns a file made by an earlier version lacks.
+    static func upgrade(_ db: Database) throws {
+        let columns = try db.fetchAll(
+            String.self, "SELECT name FROM pragma_table_info(?)", [.text(barriers)])
+        if !columns.contains("inverted") {
+            try db.execute("ALTER TABLE \(barriers) ADD COLUMN inverted INTEGER NOT NULL DEFAULT 0")
+        }
     }
 
     /// How many value slots the log has now.

@@ -94,17 +94,22 @@ public final class UndoStack: Sendable {
         do {
             event = try engine.database.write { db in
                 try db.execute("PRAGMA defer_foreign_keys = ON")
-                let (affected, conflicts) = try UndoContext.$isReplaying.withValue(true) {
-                    try UndoContext.$barrier.withValue(inverse) {
-                        try engine.revert(barrier: top.id, db)
-                    }
+                let reverted = try UndoContext.$isReplaying.withValue(true) {
+                    try engine.revert(
+                        barrier: top.id, inverted: top.inverted, recorder: inverse, db)
                 }
+                let conflicts = reverted.conflicts
                 let attributed =
                     conflicts.isEmpty ? [] : try engine.attribute(conflicts, replaying: top.id, db)
-                try deleteEntries("id = ?", [.integer(top.id)], db)
                 var added: StackEntry?
-                if try hasLog(inverse.id, db) {
-                    added = try insertEntry(inverse, list: target, db)
+                if reverted.exact {
+                    // Restored exactly: the barrier, read the other way, is its own inverse.
+                    added = try move(top, to: target, db)
+                } else {
+                    try deleteEntries("id = ?", [.integer(top.id)], db)
+                    if try hasLog(inverse.id, db) {
+                        added = try insertEntry(inverse, list: target, db)
+                    }
                 }
                 entries.withLock { entries in
                     entries[list].removeLast()
@@ -115,7 +120,8 @@ public final class UndoStack: Sendable {
                 #endif
                 settings.withLock { $0.coalescible = nil }
                 return UndoEvent(
-                    kind: list == .undo ? .undo : .redo, name: top.name, affectedRows: affected,
+                    kind: list == .undo ? .undo : .redo, name: top.name,
+                    affectedRows: reverted.affected,
                     conflicts: attributed)
             }
         } catch {
@@ -157,7 +163,7 @@ public final class UndoStack: Sendable {
     private func merge(_ barrier: Barrier, _ db: Database) throws -> Bool {
         guard let key = barrier.coalescingKey,
             let top = entries.withLock({ $0.undo.last }),
-            top.name == barrier.name, top.coalescingKey == key,
+            top.name == barrier.name, top.coalescingKey == key, !top.inverted,
             settings.withLock({ $0.coalescible == top.id })
         else { return false }
         let now = Date().timeIntervalSince1970
@@ -170,6 +176,22 @@ public final class UndoStack: Sendable {
             [.real(now), .integer(top.id)])
         entries.withLock { $0.undo[$0.undo.count - 1].closedAt = now }
         return true
+    }
+
+    /// Moves a barrier to the top of the other list, its log now read the other way.
+    private func move(_ entry: StackEntry, to list: UndoLogSchema.List, _ db: Database) throws
+        -> StackEntry
+    {
+        var moved = entry
+        moved.position = (entries.withLock { $0[list].last?.position } ?? 0) + 1
+        moved.inverted.toggle()
+        try db.execute(
+            "UPDATE \(UndoLogSchema.barriers) SET list = ?, position = ?, inverted = ? WHERE id = ?",
+            [
+                .integer(list.rawValue), .integer(moved.position), .integer(moved.inverted ? 1 : 0),
+                .integer(moved.id),
+            ])
+        return moved
     }
 
     private func insertEntry(_ barrier: Barrier, list: UndoLogSchema.List, _ db: Database) throws

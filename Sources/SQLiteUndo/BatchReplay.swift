@@ -1,0 +1,289 @@
+import SQLiteDatabase
+
+/// Reverts a barrier with a few set-based statements per table instead of one per row, when its
+/// log has the common shape: for each table, changes of a single kind (inserts, updates that
+/// keep the rowid, or deletes), each row once. Anything else takes the row-by-row `Replayer`.
+///
+/// The rule is the same as the row-by-row one: a column is restored only where it still holds
+/// the value the barrier left; a later change by someone else is kept and reported.
+struct BatchReplay {
+    let db: Database
+    let barrier: Int64
+    /// Whether the log reads inverted (see `StackEntry.inverted`).
+    let inverted: Bool
+    let tables: [Int64: TrackedTable]
+    private(set) var affectedRows: [String: Set<Int64>] = [:]
+    private(set) var conflicts: [UndoConflict] = []
+
+    private struct Part {
+        let table: TrackedTable
+        /// The kind stored in the log, for queries.
+        let stored: UndoLogSchema.Kind
+        /// What the change did, read as the barrier is replayed (swapped when inverted).
+        let kind: UndoLogSchema.Kind
+        let lastSeq: Int64
+    }
+
+    init(db: Database, barrier: Int64, inverted: Bool, tables: [Int64: TrackedTable]) {
+        self.db = db
+        self.barrier = barrier
+        self.inverted = inverted
+        self.tables = tables
+    }
+
+    /// Column prefixes and rowid columns of the log as the barrier reads.
+    private var after: String { inverted ? "o" : "n" }
+    private var before: String { inverted ? "n" : "o" }
+    private var currentRowid: String { inverted ? "oldRowid" : "newRowid" }
+    private var originalRowid: String { inverted ? "newRowid" : "oldRowid" }
+
+    /// Reverts the barrier only when that restores every value exactly and deletes no row:
+    /// the simple shape, inserts and updates only, and every row and column still as the
+    /// barrier left it. Returns false, having changed nothing, otherwise. Nothing else is
+    /// written, so the barrier's own log, read inverted, is the exact inverse.
+    mutating func revertExactly() throws -> Bool {
+        guard let parts = try simpleParts(), !parts.contains(where: { $0.kind == .insert }) else {
+            return false
+        }
+        for part in parts where try !isExact(part) { return false }
+        for part in parts {
+            switch part.kind {
+            case .update: try restoreUpdated(part, reporting: false)
+            case .delete: try restoreDeleted(part, reporting: false)
+            case .insert: return false
+            }
+            try noteAffected(part)
+        }
+        return true
+    }
+
+    /// Whether reverting the part would restore every value without meeting anyone's change.
+    private func isExact(_ part: Part) throws -> Bool {
+        let filter = "l.barrier = ? AND l.tableId = ? AND l.kind = ?"
+        let sql: String
+        switch part.kind {
+        case .update, .insert:
+            let still = part.table.columns.map { column in
+                "(l.mask & \(1 << Int64(column.slot)) = 0 OR "
+                    + Self.same(
+                        "target.\(column.name.quotedIdentifier)", "l.\(after)\(column.slot)")
+                    + ")"
+            }
+            sql = """
+                SELECT count(*) FROM \(log) AS l
+                LEFT JOIN \(part.table.sqlName) AS target ON target.rowid = l.\(currentRowid)
+                WHERE \(filter) AND (target.rowid IS NULL OR NOT (\(still.joined(separator: " AND "))))
+                """
+        case .delete:
+            sql = """
+                SELECT count(*) FROM \(log) AS l
+                JOIN \(part.table.sqlName) AS target ON target.rowid = l.\(originalRowid)
+                WHERE \(filter)
+                """
+        }
+        return try db.fetchOne(Int.self, sql, arguments(part)) == 0
+    }
+    /// Reverts the barrier; returns false (having changed nothing) when its shape needs the
+    /// row-by-row replay.
+    mutating func revert() throws -> Bool {
+        guard let parts = try simpleParts() else { return false }
+        for part in parts {
+            switch part.kind {
+            case .update: try restoreUpdated(part, reporting: true)
+            case .delete: try restoreDeleted(part, reporting: true)
+            case .insert: try removeInserted(part)
+            }
+            try noteAffected(part)
+        }
+        return true
+    }
+
+    private mutating func noteAffected(_ part: Part) throws {
+        let rowids = try db.fetchAll(
+            Int64.self,
+            "SELECT coalesce(newRowid, oldRowid) FROM \(log) WHERE barrier = ? AND tableId = ?",
+            [.integer(barrier), .integer(part.table.id)])
+        affectedRows[part.table.name, default: []].formUnion(rowids)
+    }
+
+    private var log: String { UndoLogSchema.log }
+
+    /// The tables of the barrier, last touched first, when every one has the simple shape.
+    private func simpleParts() throws -> [Part]? {
+        let rows = try db.fetchAll(
+            Row.self,
+            """
+            SELECT tableId, kind, count(*), count(DISTINCT coalesce(newRowid, oldRowid)),
+                   sum(kind = 2 AND oldRowid IS NOT newRowid), min(mask), max(mask), max(seq)
+            FROM \(log) WHERE barrier = ? GROUP BY tableId, kind
+            """, [.integer(barrier)])
+        var parts: [Part] = []
+        var seen: Set<Int64> = []
+        for row in rows {
+            let tableID: Int64 = try row.decode(at: 0)
+            guard let table = tables[tableID], seen.insert(tableID).inserted,
+                let stored = UndoLogSchema.Kind(rawValue: try row.decode(at: 1)),
+                try row.decode(at: 2, as: Int.self) == row.decode(at: 3, as: Int.self),
+                try row.decode(at: 4, as: Int.self) == 0
+            else { return nil }
+            let (lowest, highest): (Int64, Int64) = (try row.decode(at: 5), try row.decode(at: 6))
+            let known = table.fullMask
+            if stored == .update {
+                guard highest & ~known == 0, lowest & ~known == 0 else { return nil }
+            } else {
+                guard lowest == known, highest == known else { return nil }
+            }
+            let kind: UndoLogSchema.Kind =
+                !inverted
+                ? stored : stored == .insert ? .delete : stored == .delete ? .insert : .update
+            parts.append(
+                Part(table: table, stored: stored, kind: kind, lastSeq: try row.decode(at: 7)))
+        }
+        // Replayed last change first; read inverted, the log's order is reversed too.
+        return parts.sorted { inverted ? $0.lastSeq < $1.lastSeq : $0.lastSeq > $1.lastSeq }
+    }
+
+    /// `a` holds exactly `b`: same value and same storage class, bytes compared as they are.
+    private static func same(_ a: String, _ b: String) -> String {
+        "(\(a) IS \(b) COLLATE BINARY AND typeof(\(a)) = typeof(\(b)))"
+    }
+
+    private func arguments(_ part: Part) -> [SQLiteValue] {
+        [.integer(barrier), .integer(part.table.id), .integer(part.stored.rawValue)]
+    }
+
+    // MARK: Updates
+
+    private mutating func restoreUpdated(_ part: Part, reporting: Bool) throws {
+        let table = part.table
+        let masks = try db.fetchAll(
+            Int64.self,
+            "SELECT DISTINCT mask FROM \(log) WHERE barrier = ? AND tableId = ? AND kind = ?",
+            arguments(part))
+        for mask in masks {
+            let columns = table.columns.filter { mask & (1 << Int64($0.slot)) != 0 }
+            if reporting { try reportUpdateConflicts(part, columns, mask) }
+            let assignments = columns.map { column in
+                let name = column.name.quotedIdentifier
+                let left = "l.\(after)\(column.slot)"
+                return "\(name) = CASE WHEN \(Self.same("target.\(name)", left)) "
+                    + "THEN l.\(before)\(column.slot) ELSE target.\(name) END"
+            }
+            try run(
+                """
+                UPDATE \(table.sqlName) AS target SET \(assignments.joined(separator: ", "))
+                FROM \(log) AS l
+                WHERE l.barrier = ? AND l.tableId = ? AND l.kind = ? AND l.mask = ?
+                    AND target.rowid = l.\(currentRowid)
+                """, arguments(part) + [.integer(mask)])
+        }
+    }
+
+    private mutating func reportUpdateConflicts(
+        _ part: Part, _ columns: [TrackedTable.Column], _ mask: Int64
+    ) throws {
+        let table = part.table
+        // A column is fine when it still holds what the barrier left, or already what it had.
+        let fine = columns.map { column in
+            let current = "target.\(column.name.quotedIdentifier)"
+            return "(\(Self.same(current, "l.\(after)\(column.slot)")) OR "
+                + "\(Self.same(current, "l.\(before)\(column.slot)")))"
+        }
+        let values = columns.map { "target.\($0.name.quotedIdentifier)" }
+        let rows = try db.fetchAll(
+            Row.self,
+            """
+            SELECT l.\(currentRowid), target.rowid IS NULL, \((values + fine).joined(separator: ", "))
+            FROM \(log) AS l
+            LEFT JOIN \(table.sqlName) AS target ON target.rowid = l.\(currentRowid)
+            WHERE l.barrier = ? AND l.tableId = ? AND l.kind = ? AND l.mask = ?
+                AND (target.rowid IS NULL OR NOT (\(fine.joined(separator: " AND "))))
+            """, arguments(part) + [.integer(mask)])
+        for row in rows {
+            let rowid: Int64 = try row.decode(at: 0)
+            if try row.decode(at: 1, as: Bool.self) {
+                conflicts.append(
+                    UndoConflict(table: table.name, rowid: rowid, column: nil, kept: nil))
+                continue
+            }
+            for (index, column) in columns.enumerated()
+            where try !row.decode(at: 2 + columns.count + index, as: Bool.self) {
+                conflicts.append(
+                    UndoConflict(
+                        table: table.name, rowid: rowid, column: column.name, kept: row[2 + index]))
+            }
+        }
+    }
+
+    // MARK: Deletes and inserts
+
+    /// Rows the barrier deleted come back, unless someone re-created their rowid.
+    private mutating func restoreDeleted(_ part: Part, reporting: Bool) throws {
+        let table = part.table
+        let original = "l.\(originalRowid)"
+        if reporting {
+            let differs = table.columns.map {
+                "NOT \(Self.same("target.\($0.name.quotedIdentifier)", "l.\(before)\($0.slot)"))"
+            }
+            let recreated = try db.fetchAll(
+                Int64.self,
+                """
+                SELECT \(original) FROM \(log) AS l JOIN \(table.sqlName) AS target
+                    ON target.rowid = \(original)
+                WHERE l.barrier = ? AND l.tableId = ? AND l.kind = ?
+                    AND (\(differs.joined(separator: " OR ")))
+                """, arguments(part))
+            for rowid in recreated {
+                conflicts.append(
+                    UndoConflict(table: table.name, rowid: rowid, column: nil, kept: nil))
+            }
+        }
+        var names = table.columns.map(\.name.quotedIdentifier)
+        var values = table.columns.map { "l.\(before)\($0.slot)" }
+        if table.rowidAlias == nil {
+            names.append("rowid")
+            values.append(original)
+        }
+        try run(
+            """
+            INSERT INTO \(table.sqlName)(\(names.joined(separator: ", ")))
+            SELECT \(values.joined(separator: ", ")) FROM \(log) AS l
+            WHERE l.barrier = ? AND l.tableId = ? AND l.kind = ?
+                AND NOT EXISTS (SELECT 1 FROM \(table.sqlName) WHERE rowid = \(original))
+            ORDER BY l.seq \(inverted ? "ASC" : "DESC")
+            """, arguments(part))
+    }
+
+    /// Rows the barrier inserted go, unless someone changed them since.
+    private mutating func removeInserted(_ part: Part) throws {
+        let table = part.table
+        let current = "l.\(currentRowid)"
+        let unchanged = table.columns.map {
+            Self.same("target.\($0.name.quotedIdentifier)", "l.\(after)\($0.slot)")
+        }.joined(separator: " AND ")
+        let changed = try db.fetchAll(
+            Int64.self,
+            """
+            SELECT \(current) FROM \(log) AS l JOIN \(table.sqlName) AS target
+                ON target.rowid = \(current)
+            WHERE l.barrier = ? AND l.tableId = ? AND l.kind = ? AND NOT (\(unchanged))
+            """, arguments(part))
+        for rowid in changed {
+            conflicts.append(UndoConflict(table: table.name, rowid: rowid, column: nil, kept: nil))
+        }
+        try run(
+            """
+            DELETE FROM \(table.sqlName) WHERE rowid IN (
+                SELECT \(current) FROM \(log) AS l JOIN \(table.sqlName) AS target
+                    ON target.rowid = \(current)
+                WHERE l.barrier = ? AND l.tableId = ? AND l.kind = ? AND \(unchanged))
+            """, arguments(part))
+    }
+
+    private func run(_ sql: String, _ arguments: [SQLiteValue]) throws {
+        #if UndoDiagnostics
+            UndoDiagnostics.log(sql, arguments)
+        #endif
+        try db.execute(sql, arguments)
+    }
+}
