@@ -16,7 +16,9 @@ final class Pane {
     /// The pane's undo stack, or nil when undo is off.
     let stack: UndoStack?
     var mode = Mode.list
-    var query = ArticleQuery()
+    var query = ArticleQuery() {
+        didSet { if query != oldValue { invalidate() } }
+    }
     /// The search text being typed (`/`), or nil when not typing a search.
     var searchInput: String?
 
@@ -29,6 +31,7 @@ final class Pane {
     private(set) var rows: [ArticleSummary] = []
     private var loadedHeight = 0
     private var needsReload = true
+    private var countIsStale = true
 
     /// The open article's editor, when `mode` is `.article`.
     var editor: ArticleEditor?
@@ -49,7 +52,10 @@ final class Pane {
     }
 
     /// Marks the data as changed: the next `load` reads it again.
-    func invalidate() { needsReload = true }
+    func invalidate() {
+        needsReload = true
+        countIsStale = true
+    }
 
     /// Moves the selection by `delta` rows (clamped).
     func moveSelection(by delta: Int) {
@@ -103,7 +109,12 @@ final class Pane {
         if mode == .list { editor = nil }
         guard needsReload || height != loadedHeight || !(top..<top + height).contains(selected)
         else { return }
-        total = try Notebook.count(db, query)
+        // Counting reads the whole index: only when the data or the query changed, not when
+        // the selection leaves the window.
+        if countIsStale {
+            total = try Notebook.count(db, query)
+            countIsStale = false
+        }
         selected = max(0, min(selected, total - 1))
         if selected < top { top = selected }
         if selected >= top + height { top = selected - height + 1 }

@@ -42,35 +42,45 @@ public final class Database {
     public func fetchAll<T: FetchableRecord>(
         _ type: T.Type, _ sql: String, _ arguments: [SQLiteValue] = []
     ) throws -> [T] {
-        var result: [T] = []
-        let cursor = try fetchCursor(sql, arguments)
-        while let row = try cursor.next() { result.append(try T(row: row)) }
-        return result
+        try withRows(sql, arguments, limit: nil) { try T(row: $0) }
     }
 
     /// The first column of every row of a query, decoded as `T`.
     public func fetchAll<T: SQLiteValueConvertible>(
         _ type: T.Type, _ sql: String, _ arguments: [SQLiteValue] = []
     ) throws -> [T] {
-        var result: [T] = []
-        let cursor = try fetchCursor(sql, arguments)
-        while let row = try cursor.next() { result.append(try row.decode(at: 0, as: T.self)) }
-        return result
+        try withRows(sql, arguments, limit: nil) { try $0.decode(at: 0, as: T.self) }
     }
 
     /// The first row of a query, decoded whole; nil when there is no row.
     public func fetchOne<T: FetchableRecord>(
         _ type: T.Type, _ sql: String, _ arguments: [SQLiteValue] = []
     ) throws -> T? {
-        try fetchCursor(sql, arguments).next().map { try T(row: $0) }
+        try withRows(sql, arguments, limit: 1) { try T(row: $0) }.first
     }
 
     /// The first column of the first row of a query; nil when there is no row or it is NULL.
     public func fetchOne<T: SQLiteValueConvertible>(
         _ type: T.Type, _ sql: String, _ arguments: [SQLiteValue] = []
     ) throws -> T? {
-        guard let row = try fetchCursor(sql, arguments).next(), !row[0].isNull else { return nil }
+        let row = try withRows(sql, arguments, limit: 1) { $0 }.first
+        guard let row, !row[0].isNull else { return nil }
         return try row.decode(at: 0, as: T.self)
+    }
+
+    /// Reads up to `limit` rows with a cached statement, reset when done, so that repeated
+    /// queries are prepared once. (A cursor, which may outlive the call, gets its own statement.)
+    private func withRows<T>(
+        _ sql: String, _ arguments: [SQLiteValue], limit: Int?, _ decode: (Row) throws -> T
+    ) throws -> [T] {
+        let statement = try cachedStatement(sql)
+        try statement.bind(arguments)
+        defer { sqlite3_reset(statement.handle) }
+        var result: [T] = []
+        while limit.map({ result.count < $0 }) ?? true, try statement.step() {
+            result.append(try decode(statement.currentRow()))
+        }
+        return result
     }
 
     /// Streams the rows of a query one at a time, without loading them all.

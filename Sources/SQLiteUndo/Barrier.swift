@@ -17,9 +17,15 @@ final class Barrier: Sendable {
 
     deinit { BarrierID.close(id) }
 
+    /// The engine that captured last, as a bit pattern: a repeat capture (every row of a bulk
+    /// statement) skips the lock.
+    private let lastEngine = Atomic<UInt>(0)
+
     /// Called by an engine's capture function: this barrier wrote to that engine's database.
     func didCapture(for engine: UndoEngine) {
         let key = ObjectIdentifier(engine)
+        let bits = UInt(bitPattern: key)
+        guard lastEngine.exchange(bits, ordering: .relaxed) != bits else { return }
         engines.withLock { engines in
             if engines[key] == nil { engines[key] = engine }
         }

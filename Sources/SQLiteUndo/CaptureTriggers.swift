@@ -8,9 +8,10 @@
 /// - `OR REPLACE` deletes conflicting rows without firing delete triggers (unless recursive
 ///   triggers are on): BEFORE INSERT notes the rows a new row could replace in a pending table,
 ///   and AFTER INSERT (which fires only if the row really was inserted, so not for an upsert's
-///   update or an ignored row) logs them as deleted. BEFORE UPDATE logs, first, the rows an
-///   update moving a row onto another's key would replace. A delete logged twice (recursive
-///   triggers on) reduces to one.
+///   update or an ignored row) logs them as deleted. An update that changes the rowid or a
+///   unique key takes a second BEFORE UPDATE trigger (the two never both fire), which first logs
+///   the rows it would replace; plain updates pay nothing for that. A delete logged twice
+///   (recursive triggers on) reduces to one.
 extension TrackedTable {
     static let pendingTable = "sqliteundo_pending"
 
@@ -20,7 +21,9 @@ extension TrackedTable {
         "sqliteundo_\(id)_\(kind)".quotedIdentifier
     }
 
-    private static let triggerKinds = ["insert", "update", "delete", "replace_insert"]
+    private static let triggerKinds = [
+        "insert", "update", "key_update", "delete", "replace_insert",
+    ]
 
     /// SQL that drops this table's capture triggers.
     var dropTriggersSQL: String {
@@ -75,6 +78,12 @@ extension TrackedTable {
         let oldChanged = names.map { "CASE WHEN \(changed($0)) THEN OLD.\($0) END" }
         let newChanged = names.map { "CASE WHEN \(changed($0)) THEN NEW.\($0) END" }
         let all = names.joined(separator: ", ")
+        let logUpdate = """
+            INSERT INTO \(log)(barrier, tableId, kind, oldRowid, newRowid, mask,
+                               \(slots("o")), \(slots("n")))
+            VALUES (\(barrier), \(id), \(kind.update), OLD.rowid, NEW.rowid, \(mask),
+                    \(oldChanged.joined(separator: ", ")), \(newChanged.joined(separator: ", ")))
+            """
         return """
             CREATE TEMP TRIGGER \(triggerName("replace_insert")) BEFORE INSERT ON \(sqlName)
             WHEN \(barrier) IS NOT NULL BEGIN
@@ -93,15 +102,15 @@ extension TrackedTable {
                         \(names.map { "NEW.\($0)" }.joined(separator: ", ")));
             END;
             CREATE TEMP TRIGGER \(triggerName("update")) BEFORE UPDATE ON \(sqlName)
-            WHEN \(barrier) IS NOT NULL AND (\(anyChange)) BEGIN
+            WHEN \(barrier) IS NOT NULL AND NOT (\(keyChange)) AND (\(anyChange)) BEGIN
+                \(logUpdate);
+            END;
+            CREATE TEMP TRIGGER \(triggerName("key_update")) BEFORE UPDATE ON \(sqlName)
+            WHEN (\(keyChange)) AND \(barrier) IS NOT NULL BEGIN
                 INSERT INTO \(log)(barrier, tableId, kind, oldRowid, mask, \(slots("o")))
                 SELECT \(barrier), \(id), \(kind.delete), rowid, \(fullMask), \(all)
-                FROM \(name.quotedIdentifier)
-                WHERE (\(keyChange)) AND (\(conflictingRows)) AND rowid != OLD.rowid;
-                INSERT INTO \(log)(barrier, tableId, kind, oldRowid, newRowid, mask,
-                                   \(slots("o")), \(slots("n")))
-                VALUES (\(barrier), \(id), \(kind.update), OLD.rowid, NEW.rowid, \(mask),
-                        \(oldChanged.joined(separator: ", ")), \(newChanged.joined(separator: ", ")));
+                FROM \(name.quotedIdentifier) WHERE (\(conflictingRows)) AND rowid != OLD.rowid;
+                \(logUpdate);
             END;
             CREATE TEMP TRIGGER \(triggerName("delete")) BEFORE DELETE ON \(sqlName)
             WHEN \(barrier) IS NOT NULL BEGIN

@@ -16,10 +16,11 @@ struct StackEntries: Sendable {
     var undo: [StackEntry] = []
     var redo: [StackEntry] = []
 
+    /// One list, changed in place (a get/set pair would copy the whole list on every change).
     subscript(list: UndoLogSchema.List) -> [StackEntry] {
         get { list == .undo ? undo : redo }
-        set {
-            if list == .undo { undo = newValue } else { redo = newValue }
+        _modify {
+            if list == .undo { yield &undo } else { yield &redo }
         }
     }
 

@@ -141,7 +141,7 @@ public final class UndoStack: Sendable {
             try engine.database.write { db in
                 guard try hasLog(barrier.id, db) else { return }
                 if try merge(barrier, db) { return }
-                try deleteEntries("stackId = ? AND list = 1", [.text(id)], db)
+                if canRedo { try deleteEntries("stackId = ? AND list = 1", [.text(id)], db) }
                 let entry = try insertEntry(barrier, list: .undo, db)
                 let levels = levelsOfUndo
                 let dropped = entries.withLock { entries -> [StackEntry] in
