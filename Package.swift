@@ -40,6 +40,10 @@ let package = Package(
             resources: [.embedInCode("../../Resources/help.txt")]
         ),
         .executableTarget(name: "notes", dependencies: ["NotesApp"]),
+        .executableTarget(
+            name: "notes-bench",
+            dependencies: ["SQLiteDatabase", "SQLiteUndo", "NoteStore", "NotesApp", "TerminalUI"]
+        ),
         .testTarget(name: "SQLiteDatabaseTests", dependencies: ["SQLiteDatabase"]),
         .testTarget(
             name: "SQLiteUndoTests", dependencies: ["SQLiteUndo"],

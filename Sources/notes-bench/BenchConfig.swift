@@ -1,0 +1,45 @@
+/// Sizes and repetition counts of a run: the full run the issue specifies, or a quick smoke run.
+struct BenchConfig {
+    /// Rows of the articles-like table of the capture, undo and 1-row measures.
+    let rows: Int
+    /// Timed repetitions of each side of a 10k-row capture or undo.
+    let bulkRepetitions: Int
+    /// Timed repetitions of each side of the 1-row barrier.
+    let singleRowRepetitions: Int
+    /// Barriers of history of the long-history side, and of the short one.
+    let longHistory: Int
+    let shortHistory = 10
+    /// Timed undo+redo pairs on each side of the history measure.
+    let historyRepetitions: Int
+    /// Articles of the big notebook, and of the small one.
+    let bigNotebook: Int
+    let smallNotebook = 100
+    /// Timed starts of each notebook.
+    let startRepetitions: Int
+    /// Timed keystrokes of each kind on each notebook.
+    let keyRepetitions: Int
+    /// Child processes per notebook for peak memory.
+    let memoryRepetitions: Int
+    /// Barriers recorded by the log-bound measure, and its `levelsOfUndo`.
+    let boundedBarriers: Int
+    let boundedLevels = 100
+
+    /// The headless terminal of the app measures.
+    static let terminalWidth = 120
+    static let terminalHeight = 40
+
+    static let full = BenchConfig(
+        rows: 10_000, bulkRepetitions: 15, singleRowRepetitions: 400, longHistory: 100_000,
+        historyRepetitions: 101, bigNotebook: 100_000, startRepetitions: 9, keyRepetitions: 61,
+        memoryRepetitions: 3, boundedBarriers: 10_000)
+
+    static let quick = BenchConfig(
+        rows: 2_000, bulkRepetitions: 3, singleRowRepetitions: 40, longHistory: 2_000,
+        historyRepetitions: 11, bigNotebook: 5_000, startRepetitions: 3, keyRepetitions: 11,
+        memoryRepetitions: 1, boundedBarriers: 1_000)
+}
+
+/// A count for a measure's name: 10k, 100k, 2000.
+func countLabel(_ count: Int) -> String {
+    count >= 10_000 && count % 1000 == 0 ? "\(count / 1000)k" : "\(count)"
+}
