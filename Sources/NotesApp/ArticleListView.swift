@@ -1,3 +1,4 @@
+import Foundation
 import NoteStore
 import TerminalUI
 
@@ -20,11 +21,62 @@ enum ArticleListView {
             canvas.fill(line, with: style)
             let right = rightColumn(summary, width: rect.width)
             let rightWidth = DisplayWidth.of(right)
-            canvas.put(
-                " " + summary.title, at: Point(x: rect.x, y: y), style: style,
-                maxWidth: max(0, rect.width - rightWidth - 1))
+            drawTitle(
+                summary.title, matching: pane.query.search, at: Point(x: rect.x, y: y),
+                style: style, width: max(0, rect.width - rightWidth - 1), on: &canvas)
             canvas.put(right, at: Point(x: rect.maxX - rightWidth, y: y), style: style)
         }
+    }
+
+    /// Draws a title with the words that match the search underlined in bold.
+    static func drawTitle(
+        _ title: String, matching search: String, at point: Point, style: CellStyle, width: Int,
+        on canvas: inout Canvas
+    ) {
+        var x = point.x + canvas.put(" ", at: point, style: style, maxWidth: width)
+        var matched = style
+        matched.bold = true
+        matched.underline = true
+        var start = title.startIndex
+        for range in matches(of: search, in: title) {
+            for (text, look) in [(title[start..<range.lowerBound], style), (title[range], matched)]
+            {
+                x += canvas.put(
+                    text, at: Point(x: x, y: point.y), style: look,
+                    maxWidth: max(0, point.x + width - x))
+            }
+            start = range.upperBound
+        }
+        canvas.put(
+            title[start...], at: Point(x: x, y: point.y), style: style,
+            maxWidth: max(0, point.x + width - x))
+    }
+
+    /// Where the search's words start words of the title (the search matches prefixes),
+    /// ignoring case and accents, in order.
+    static func matches(of search: String, in title: String) -> [Range<String.Index>] {
+        let words = search.split(whereSeparator: \.isWhitespace)
+        guard !words.isEmpty else { return [] }
+        var ranges: [Range<String.Index>] = []
+        var index = title.startIndex
+        var atWordStart = true
+        while index < title.endIndex {
+            let character = title[index]
+            if atWordStart, character.isLetter || character.isNumber,
+                let found = words.lazy.compactMap({
+                    title[index...].range(
+                        of: $0, options: [.anchored, .caseInsensitive, .diacriticInsensitive])
+                }).first
+            {
+                ranges.append(found)
+                index = found.upperBound
+                atWordStart = false
+                continue
+            }
+            atWordStart = !(character.isLetter || character.isNumber)
+            index = title.index(after: index)
+        }
+        return ranges
     }
 
     /// "Author ★★★☆☆", shortened to fit narrow panes.
