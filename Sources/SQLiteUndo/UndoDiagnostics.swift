@@ -29,8 +29,18 @@ import SQLiteDatabase
             }
         }
 
+        /// Where replayed statements are logged: the file named by `SQLITEUNDO_LOG`, else
+        /// standard error unless it is a terminal (a full-screen program draws there).
+        static let destination: FileHandle? = {
+            if let path = ProcessInfo.processInfo.environment["SQLITEUNDO_LOG"] {
+                FileManager.default.createFile(atPath: path, contents: nil)
+                return FileHandle(forWritingAtPath: path)
+            }
+            return isatty(STDERR_FILENO) == 1 ? nil : FileHandle.standardError
+        }()
+
         static func log(_ sql: String, _ arguments: [SQLiteValue]) {
-            FileHandle.standardError.write(Data("sqliteundo replay: \(sql) \(arguments)\n".utf8))
+            destination?.write(Data("sqliteundo replay: \(sql) \(arguments)\n".utf8))
         }
     }
 #endif
