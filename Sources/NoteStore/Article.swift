@@ -41,8 +41,18 @@ public struct Article: Table, Sendable, Equatable, FetchableRecord {
         authorId = try row.decode("authorId")
         title = try row.decode("title")
         body = try row.decode("body")
-        rating = try row.decode("rating")
+        rating = row.rating
         createdAt = try row.decode("createdAt")
         updatedAt = try row.decode("updatedAt")
+    }
+}
+
+extension Row {
+    /// The `rating` column as a whole number from 0 to 5. Another program may have stored a
+    /// fraction, text, or a number out of range (with check constraints off): the nearest valid
+    /// rating stands in, so that one such row neither hides the list nor breaks the stars.
+    var rating: Int {
+        let value = self["rating"].flatMap(Double.init(sqliteValue:)) ?? 0
+        return value.isNaN ? 0 : Int(min(5, max(0, value.rounded())))
     }
 }

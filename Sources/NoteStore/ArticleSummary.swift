@@ -28,7 +28,7 @@ public struct ArticleSummary: Sendable, Equatable, FetchableRecord {
         id = try row.decode("id")
         title = try row.decode("title")
         authorName = try row.decode("authorName")
-        rating = try row.decode("rating")
+        rating = row.rating
         updatedAt = try row.decode("updatedAt")
     }
 }

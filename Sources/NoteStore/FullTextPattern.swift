@@ -7,7 +7,9 @@
 enum FullTextPattern {
     /// The FTS5 query for `text`, or nil when it has no words (no filter).
     static func pattern(for text: String) -> String? {
-        let words = text.split(whereSeparator: isSeparator)
+        // A word twice asks nothing more, but costs FTS5 a second prefix scan (a long paste).
+        var seen: Set<Substring> = []
+        let words = text.split(whereSeparator: isSeparator).filter { seen.insert($0).inserted }
         guard !words.isEmpty else { return nil }
         return words.map { word in "\"\(word.replacing("\"", with: "\"\""))\"*" }
             .joined(separator: " ")

@@ -41,20 +41,10 @@ public enum NotebookOpener {
     public static func open(path: String, seed: Seed, undo: Bool) throws -> (
         DatabaseQueue, UndoEngine?
     ) {
-        let database: DatabaseQueue
         do {
-            database = try DatabaseQueue(path: path)
-        } catch let error as DatabaseOpenError {
-            throw NotebookProblem(description: error.description)
-        }
-        do {
-            let isNew = try database.read {
-                try $0.fetchOne(Int.self, "SELECT count(*) FROM sqlite_schema") == 0
-            }
-            if !isNew, try database.read({ try Migrator.appliedMigrations($0) }).isEmpty {
-                throw NotebookProblem(
-                    description:
-                        "\(path) is an SQLite database but not a notebook; nothing was changed")
+            var isNew = false
+            let database = try DatabaseQueue(path: path) { db in
+                isNew = try checkIsNotebook(db, path: path)
             }
             try NoteStoreSchema.migrate(database)
             if isNew {
@@ -70,15 +60,46 @@ public enum NotebookOpener {
             return (database, engine)
         } catch let problem as NotebookProblem {
             throw problem
+        } catch let error as DatabaseOpenError {
+            throw NotebookProblem(description: error.description)
         } catch let error as MigrationError {
             throw NotebookProblem(description: "\(path): \(error)")
         } catch SQLiteError.busy {
-            throw NotebookProblem(
-                description:
-                    "\(path) is locked by another program (waited 5 s); nothing was changed")
+            throw NotebookProblem(description: DatabaseOpenError.locked(path: path).description)
+        } catch SQLiteError.corrupt {
+            throw NotebookProblem(description: DatabaseOpenError.corrupt(path: path).description)
         } catch {
             throw NotebookProblem(description: "cannot use \(path): \(error)")
         }
+    }
+
+    /// Refuses, before the file is changed in any way, a database that is not a notebook, was
+    /// written by a newer version of notes, or is damaged.
+    /// - Returns: Whether the database is empty (a new notebook, to seed).
+    private static func checkIsNotebook(_ db: Database, path: String) throws -> Bool {
+        guard try db.fetchOne(Int.self, "SELECT count(*) FROM sqlite_schema") != 0 else {
+            return true
+        }
+        let applied = try Migrator.appliedMigrations(db)
+        guard !applied.isEmpty else {
+            throw NotebookProblem(
+                description:
+                    "\(path) is an SQLite database but not a notebook; nothing was changed")
+        }
+        let unknown = Set(applied).subtracting(NoteStoreSchema.migrator.migrationNames)
+        guard unknown.isEmpty else {
+            let newer = MigrationError.databaseIsNewer(unknownMigrations: unknown.sorted())
+            throw NotebookProblem(description: "\(path): \(newer)")
+        }
+        // A damaged page would otherwise only show when a pane reads it. Values another program
+        // stored with check constraints off are not damage: the app reads them safely.
+        let problems = try db.fetchAll(String.self, "PRAGMA quick_check(100)").filter {
+            $0 != "ok" && !$0.hasPrefix("CHECK constraint failed")
+        }
+        guard problems.isEmpty else {
+            throw NotebookProblem(description: DatabaseOpenError.corrupt(path: path).description)
+        }
+        return false
     }
 
     /// What a new notebook starts with.

@@ -98,7 +98,7 @@ extension NotesApp {
             return
         }
         do {
-            let id = try freshStackID(excluding: [])
+            let id = try freshStackID()
             try makePane(id)
             changeLayout { layout in
                 let index = layout.focus + 1

@@ -4,6 +4,10 @@ import TerminalUI
 extension NotesApp {
     /// Routes one input event: to an open overlay, to a search being typed, or to the keymap.
     func handle(_ event: InputEvent) {
+        // Nothing shows what a key would act on: only quitting and suspending work.
+        if screenLayout.isTooSmall, event != .key(.control("q")), event != .key(.alt("s")) {
+            return
+        }
         switch event {
         case .resize:
             return  // the next render uses the new size

@@ -53,12 +53,11 @@ public final class NotesApp {
         self.layoutStore = PaneLayoutStore(database: database)
         let flag = dataChanged
         observation = database.observe { _ in flag.raise() }
-        let stored = try layoutStore.load()
-        var ids = Array(stored.prefix(paneCount))
-        while ids.count < paneCount { ids.append(try freshStackID(excluding: ids)) }
+        let history = Set(try engine?.storedStackIDs() ?? [])
+        let (ids, isSavedLayout) = try layoutStore.claim(count: paneCount, history: history)
         for id in ids { try makePane(id) }
         layout = UndoableState(PaneLayout(stackIDs: ids), limit: 100, filter: PaneLayout.history)
-        try layoutStore.save(ids)
+        if isSavedLayout { try layoutStore.save(ids, holding: ids) }
     }
 
     @discardableResult
@@ -97,20 +96,19 @@ public final class NotesApp {
 
     func saveLayout() {
         do {
-            try layoutStore.save(layout.present.stackIDs)
+            try layoutStore.save(layout.present.stackIDs, holding: paneCache.keys.sorted())
         } catch {
             message = "Cannot save the panes: \(error)"
         }
     }
 
-    /// A stack id no pane has used: open panes, the saved layout, and stacks with history.
-    func freshStackID(excluding taken: [String]) throws -> String {
-        var used = Set(taken).union(try layoutStore.load())
+    /// A stack id no pane has used: this run's panes, the saved layout, stacks with history, and
+    /// stacks another running notes holds.
+    func freshStackID() throws -> String {
+        var used = Set(paneCache.keys).union(try layoutStore.load())
         used.formUnion(try engine?.storedStackIDs() ?? [])
-        used.formUnion(panes.map(\.stackID))
-        var number = 1
-        while used.contains("pane-\(number)") { number += 1 }
-        return "pane-\(number)"
+        used.formUnion(try layoutStore.heldElsewhere())
+        return PaneLayoutStore.freshID(avoiding: used)
     }
 
     var focusedPane: Pane { panes[focus] }

@@ -57,7 +57,8 @@ public enum NotesProgram {
         do {
             backend = try CursesBackend(environment: environment)
         } catch {
-            printError("notes: \(error)")
+            // The message already starts with the program's name.
+            printError("\(error)")
             return 3
         }
         let path: String

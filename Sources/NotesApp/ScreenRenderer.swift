@@ -14,7 +14,10 @@ struct ScreenRenderer {
             let text =
                 "Terminal too small: notes needs at least \(ScreenLayout.minimumSize.width)"
                 + "x\(ScreenLayout.minimumSize.height)"
-            canvas.put(text, at: Point(x: 0, y: 0), maxWidth: layout.size.width)
+            // Wrapped, so that even a tiny terminal shows the words "too small".
+            for (row, line) in SoftWrap.lines(of: text, width: layout.size.width).enumerated() {
+                canvas.put(text[line], at: Point(x: 0, y: row), maxWidth: layout.size.width)
+            }
             return (canvas, nil)
         }
         canvas.fill(layout.titleBar, with: Theme.titleBar)

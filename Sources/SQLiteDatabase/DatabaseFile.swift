@@ -12,6 +12,7 @@ enum DatabaseFile {
             ":memory:", flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, path: ":memory:")
     }
 
+    /// Checks the path and opens a validated connection, not configured yet (see `configure`).
     static func open(path: String) throws -> OpaquePointer {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         var isFolder: ObjCBool = false
@@ -34,9 +35,10 @@ enum DatabaseFile {
         }
 
         let handle = try openHandle(path, flags: SQLITE_OPEN_READWRITE, path: path)
+        // Before the first read: another program may hold a lock.
+        sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
         do {
             try validate(handle, path: path)
-            try configure(handle, path: path)
         } catch {
             sqlite3_close_v2(handle)
             throw error
@@ -112,21 +114,33 @@ enum DatabaseFile {
         case SQLITE_OK: return
         case SQLITE_NOTADB: throw DatabaseOpenError.notADatabase(path: path)
         case SQLITE_CORRUPT: throw DatabaseOpenError.corrupt(path: path)
+        case SQLITE_BUSY: throw DatabaseOpenError.locked(path: path)
         default:
             throw DatabaseOpenError.other(
                 path: path, reason: String(cString: sqlite3_errmsg(handle)))
         }
     }
 
-    private static func configure(_ handle: OpaquePointer, path: String) throws {
-        sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
+    /// Switches an opened file to WAL (which rewrites its header) and turns foreign keys on.
+    static func configure(_ handle: OpaquePointer, path: String) throws {
         // WAL with synchronous NORMAL: a commit survives the program crashing or being killed
         // (the WAL is written before COMMIT returns); only a power loss may lose the last ones.
         let pragmas = [
             "PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL", "PRAGMA foreign_keys = ON",
         ]
+        // Leaving another journal mode needs an exclusive lock, for which SQLite does not wait:
+        // it is retried for as long as the busy timeout.
+        let deadline = ContinuousClock.now + .milliseconds(busyTimeoutMilliseconds)
         for pragma in pragmas {
-            guard sqlite3_exec(handle, pragma, nil, nil, nil) == SQLITE_OK else {
+            var code = sqlite3_exec(handle, pragma, nil, nil, nil)
+            while code & 0xFF == SQLITE_BUSY, ContinuousClock.now < deadline {
+                usleep(20_000)
+                code = sqlite3_exec(handle, pragma, nil, nil, nil)
+            }
+            switch code & 0xFF {
+            case SQLITE_OK: continue
+            case SQLITE_BUSY: throw DatabaseOpenError.locked(path: path)
+            default:
                 throw DatabaseOpenError.other(
                     path: path, reason: String(cString: sqlite3_errmsg(handle)))
             }

@@ -10,6 +10,8 @@ public enum DatabaseOpenError: Error, Sendable, Equatable, CustomStringConvertib
     case readOnly(path: String)
     /// The folder has no write permission (SQLite needs it for its journal files).
     case folderNotWritable(path: String, folder: String)
+    /// Another connection kept the file locked for longer than the busy timeout.
+    case locked(path: String)
     /// The path names a folder.
     case isFolder(path: String)
     /// Any other failure reported by SQLite or the system.
@@ -19,8 +21,8 @@ public enum DatabaseOpenError: Error, Sendable, Equatable, CustomStringConvertib
     public var path: String {
         switch self {
         case .missingFolder(let path, _), .notADatabase(let path), .corrupt(let path),
-            .readOnly(let path), .folderNotWritable(let path, _), .isFolder(let path),
-            .other(let path, _):
+            .readOnly(let path), .folderNotWritable(let path, _), .locked(let path),
+            .isFolder(let path), .other(let path, _):
             return path
         }
     }
@@ -37,6 +39,9 @@ public enum DatabaseOpenError: Error, Sendable, Equatable, CustomStringConvertib
             return "\(path) is read-only (no write permission); nothing was changed"
         case .folderNotWritable(let path, let folder):
             return "cannot open \(path): the folder \(folder) is not writable; nothing was changed"
+        case .locked(let path):
+            let seconds = DatabaseFile.busyTimeoutMilliseconds / 1000
+            return "\(path) is locked by another program (waited \(seconds) s); nothing was changed"
         case .isFolder(let path):
             return "\(path) is a folder, not a database file"
         case .other(let path, let reason):

@@ -33,8 +33,23 @@ public final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
     /// foreign keys on, a 5 s busy timeout.
     ///
     /// - Throws: `DatabaseOpenError` saying what is wrong with the path; the file is untouched.
-    public init(path: String) throws {
-        database = Database(handle: try DatabaseFile.open(path: path))
+    public convenience init(path: String) throws {
+        try self.init(path: path, accepting: { _ in })
+    }
+
+    /// Opens or creates a database file like `init(path:)`, after `accept` has looked at it.
+    ///
+    /// Switching a file to WAL rewrites its header, so a program that may refuse a file (not its
+    /// kind of database, written by a newer version) decides in `accept`, before that happens.
+    ///
+    /// - Parameter accept: Runs on the connection before it is configured; it must only read.
+    ///   What it throws is rethrown, with the file closed and untouched.
+    /// - Throws: `DatabaseOpenError` saying what is wrong with the path, or what `accept` threw.
+    public init(path: String, accepting accept: (Database) throws -> Void) throws {
+        let database = Database(handle: try DatabaseFile.open(path: path))
+        try accept(database)
+        try DatabaseFile.configure(database.handle, path: path)
+        self.database = database
         self.path = path
         lastDataVersion.store(try dataVersion(), ordering: .relaxed)
     }

@@ -119,12 +119,16 @@ extension Double: SQLiteValueConvertible {
 
 extension String: SQLiteValueConvertible {
     public var sqliteValue: SQLiteValue { .text(self) }
+    /// Text as it is; a number as its digits; a blob as its bytes read as UTF-8 (what SQLite's
+    /// own text conversion gives, with invalid bytes as U+FFFD), since another program may have
+    /// stored text as a blob.
     public init?(sqliteValue: SQLiteValue) {
         switch sqliteValue {
         case .text(let value): self = value
         case .integer(let value): self = String(value)
         case .real(let value): self = "\(value)"
-        default: return nil
+        case .blob(let bytes): self = String(decoding: bytes, as: UTF8.self)
+        case .null: return nil
         }
     }
 }

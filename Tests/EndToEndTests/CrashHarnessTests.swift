@@ -1,0 +1,311 @@
+import Foundation
+import NotesApp
+import SQLiteDatabase
+import SQLiteUndo
+import TerminalUI
+import Testing
+
+/// SIGKILL at random moments while the app edits, undoes and redoes: after each kill the file is
+/// intact, holds every committed change, and its undo history is whole and still undoes.
+///
+/// The writer is the app itself (`NotesApp` on a headless terminal, opened by `NotebookOpener`
+/// like `notes` does), in a child process that is this test binary again
+/// (`crashHarnessChild`), fed random keys. It reports on stdout, before it goes on:
+/// - `ROW id hash` / `GONE id` from TEMP triggers on `articles`, for each row change, while the
+///   transaction is still open;
+/// - `COMMIT` from the database observer, once a transaction committed;
+/// - `DONE n` after each key.
+///
+/// So the parent knows every committed state, and at a kill the file must hold the last
+/// reported one, or that plus the changes reported since, when the kill came between a
+/// transaction's commit and its report. 10 kills by default, 100 with `NOTES_LONG_TESTS=1`;
+/// `NOTES_CRASH_SEED` replays a run.
+@Suite struct CrashHarnessTests {
+    static let pathVariable = "NOTES_CRASH_HARNESS_DB"
+    static let seedVariable = "NOTES_CRASH_HARNESS_SEED"
+
+    // MARK: The child
+
+    @Test @MainActor func crashHarnessChild() throws {
+        let environment = ProcessInfo.processInfo.environment
+        guard let path = environment[Self.pathVariable],
+            let seed = environment[Self.seedVariable].flatMap(UInt64.init)
+        else { return }
+        let (database, engine) = try NotebookOpener.open(path: path, seed: .welcome, undo: true)
+        try ArticleReport.install(on: database)
+        let observation = database.observe { change in
+            if !change.isExternal { ArticleReport.say("COMMIT") }
+        }
+        let backend = HeadlessBackend(size: Size(width: 100, height: 30))
+        let app = try NotesApp(
+            database: database, engine: engine, backend: backend, notebookName: path,
+            paneCount: 2)
+        app.processPendingEvents()
+        ArticleReport.say("READY")
+        var random = SplitMix64(seed: seed)
+        // Bounded, in case the parent is gone: about a minute of keys.
+        for step in 1...50_000 {
+            backend.enqueue(RandomKeys.next(&random))
+            app.processPendingEvents()
+            ArticleReport.say("DONE \(step)")
+        }
+        withExtendedLifetime(observation) {}
+    }
+
+    // MARK: The harness
+
+    @Test func killedAtRandomMomentsLosesNothingCommitted() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let rounds = environment["NOTES_LONG_TESTS"] == "1" ? 100 : 10
+        let seed =
+            environment["NOTES_CRASH_SEED"].flatMap(UInt64.init) ?? .random(in: 1...1_000_000)
+        print("CrashHarnessTests: NOTES_CRASH_SEED=\(seed)")
+        var random = SplitMix64(seed: seed)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "notes-crash-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("notes.db").path
+        _ = try NotebookOpener.open(path: path, seed: .welcome, undo: false)
+
+        var committedKeys = 0
+        var killsInsideABarrier = 0
+        for round in 1...rounds {
+            let context = "round \(round), NOTES_CRASH_SEED=\(seed)"
+            var model = try ArticleReport.rows(path)
+            let child = try ChildProcess(
+                test: "crashHarnessChild",
+                environment: [Self.pathVariable: path, Self.seedVariable: "\(random.next())"])
+            try #require(child.waitForLine { $0 == "READY" }, "\(context)")
+            let delay = Double(random.next() % 400 + 10) / 1000
+            Thread.sleep(forTimeInterval: delay)
+            child.kill()
+
+            var pending: [Int64: UInt64?] = [:]
+            for line in child.lines {
+                let words = line.split(separator: " ")
+                switch words.first {
+                case "ROW":
+                    guard words.count == 3, let id = Int64(words[1]), let hash = UInt64(words[2])
+                    else { continue }
+                    pending[id] = hash
+                case "GONE":
+                    guard words.count == 2, let id = Int64(words[1]) else { continue }
+                    pending[id] = .some(nil)
+                case "COMMIT":
+                    for (id, hash) in pending { model[id] = hash }
+                    pending = [:]
+                case "DONE":
+                    // Changes reported but not committed: the transaction rolled back.
+                    pending = [:]
+                    committedKeys += 1
+                default:
+                    continue
+                }
+            }
+            var withPending = model
+            for (id, hash) in pending { withPending[id] = hash }
+            let actual = try ArticleReport.rows(path)
+            #expect(
+                actual == model || (!pending.isEmpty && actual == withPending),
+                "the notebook lost a committed change; \(context)")
+            if try checkAfterKill(path, deadChild: child.processIdentifier, "\(context)") {
+                killsInsideABarrier += 1
+            }
+        }
+        #expect(committedKeys > rounds, "the children hardly ran")
+        print(
+            "CrashHarnessTests: \(rounds) kills, \(committedKeys) keys reported done, "
+                + "\(killsInsideABarrier) kills between a change's commit and its barrier's "
+                + "registration (that change stays, without undo)")
+    }
+
+    /// The checks after a kill: integrity, the undo log whole, and undo on reopen.
+    /// - Returns: Whether the child was killed inside a barrier that had committed a change: that
+    ///   change stays, but its log rows are dropped on reopen, so it cannot be undone.
+    func checkAfterKill(_ path: String, deadChild: Int32, _ context: String) throws -> Bool {
+        var wasInsideABarrier = false
+        do {
+            let database = try DatabaseQueue(path: path)
+            let integrity = try database.read {
+                try $0.fetchAll(String.self, "PRAGMA integrity_check")
+            }
+            #expect(integrity == ["ok"], "\(context)")
+            // Log rows without a registered barrier may only be the dead child's open barrier.
+            let owners = try database.read {
+                try $0.fetchAll(
+                    Int64.self,
+                    """
+                    SELECT DISTINCT barrier >> 32 FROM sqliteundo_log
+                    WHERE barrier NOT IN (SELECT id FROM sqliteundo_barriers)
+                    """)
+            }
+            #expect(owners.allSatisfy { $0 == Int64(deadChild) }, "\(context)")
+            try expectRegisteredBarriersHaveLogs(database, "\(context)")
+            wasInsideABarrier = !owners.isEmpty
+        }
+        // Reopened as notes does: the open barrier's rows are gone, and every stack undoes.
+        let (database, opened) = try NotebookOpener.open(path: path, seed: .welcome, undo: true)
+        let engine = try #require(opened)
+        let orphans = try database.read {
+            try $0.fetchOne(
+                Int.self,
+                """
+                SELECT count(*) FROM sqliteundo_log
+                WHERE barrier NOT IN (SELECT id FROM sqliteundo_barriers)
+                """)
+        }
+        #expect(orphans == 0, "\(context)")
+        for id in try engine.storedStackIDs() {
+            let stack = try engine.stack(id: id)
+            let names = try database.read { db in
+                try [0, 1].map { list in
+                    try db.fetchAll(
+                        String.self,
+                        """
+                        SELECT name FROM sqliteundo_barriers WHERE stackId = ? AND list = ?
+                        ORDER BY position DESC
+                        """, [.text(id), .integer(Int64(list))])
+                }
+            }
+            #expect(stack.state == UndoStackState(undo: names[0], redo: names[1]), "\(context)")
+            guard stack.canUndo else { continue }
+            let before = try ArticleReport.rows(database)
+            let redoCount = stack.state.redo.count
+            let undone = try stack.undo()
+            #expect(undone != nil, "\(context)")
+            if stack.state.redo.count == redoCount {
+                // Nothing was still this barrier's to take back (another pane's later edit, or
+                // the dead child's last, unregistered one, was kept): nothing changed.
+                #expect(try ArticleReport.rows(database) == before, "\(context)")
+                continue
+            }
+            #expect(try stack.redo() != nil, "\(context)")
+            #expect(
+                try ArticleReport.rows(database) == before, "undo then redo changed; \(context)")
+        }
+        try expectRegisteredBarriersHaveLogs(database, "\(context)")
+        return wasInsideABarrier
+    }
+
+    func expectRegisteredBarriersHaveLogs(_ database: DatabaseQueue, _ context: String) throws {
+        let empty = try database.read {
+            try $0.fetchAll(
+                String.self,
+                """
+                SELECT name FROM sqliteundo_barriers
+                WHERE id NOT IN (SELECT barrier FROM sqliteundo_log)
+                """)
+        }
+        #expect(empty == [], "barriers registered without their log; \(context)")
+    }
+}
+
+/// What the crash child tells its parent, and the same view of the articles read from a file.
+enum ArticleReport {
+    /// One article as the reports see it: title, body, rating and author, in SQL over `row`.
+    static func content(_ row: String) -> String {
+        "hex(\(row).title) || ' ' || hex(\(row).body) || ' ' || \(row).rating || ' ' || "
+            + "ifnull(\(row).authorId, '-')"
+    }
+
+    /// A stable 64-bit hash (FNV-1a), the same in every process.
+    static func hash(_ text: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x100_0000_01b3
+        }
+        return hash
+    }
+
+    /// Writes a line to stdout at once (no buffering: the process may be killed next).
+    static func say(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    /// Installs, on the app's own connection, the function and TEMP triggers that report every
+    /// change to an article while its transaction is open.
+    static func install(on database: DatabaseQueue) throws {
+        try database.write { db in
+            try db.createFunction("crash_report", argumentCount: 3) { arguments in
+                guard case .text(let kind) = arguments[0], case .integer(let id) = arguments[1]
+                else { return .null }
+                if case .text(let content) = arguments[2] {
+                    say("\(kind) \(id) \(hash(content))")
+                } else {
+                    say("\(kind) \(id)")
+                }
+                return .null
+            }
+            try db.execute(
+                """
+                CREATE TEMP TRIGGER crash_report_insert AFTER INSERT ON main.articles BEGIN
+                    SELECT crash_report('ROW', NEW.id, \(content("NEW")));
+                END;
+                CREATE TEMP TRIGGER crash_report_update AFTER UPDATE ON main.articles BEGIN
+                    SELECT crash_report('GONE', OLD.id, NULL) WHERE OLD.id <> NEW.id;
+                    SELECT crash_report('ROW', NEW.id, \(content("NEW")));
+                END;
+                CREATE TEMP TRIGGER crash_report_delete AFTER DELETE ON main.articles BEGIN
+                    SELECT crash_report('GONE', OLD.id, NULL);
+                END;
+                """)
+        }
+    }
+
+    /// Every article's hash, by id.
+    static func rows(_ database: DatabaseQueue) throws -> [Int64: UInt64] {
+        let rows = try database.read {
+            try $0.fetchAll(Row.self, "SELECT id, \(content("articles")) FROM articles")
+        }
+        var hashes: [Int64: UInt64] = [:]
+        for row in rows { hashes[try row.decode(at: 0)] = hash(try row.decode(at: 1)) }
+        return hashes
+    }
+
+    static func rows(_ path: String) throws -> [Int64: UInt64] {
+        try rows(try DatabaseQueue(path: path))
+    }
+}
+
+/// SplitMix64: the same numbers for the same seed in every process.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Random keys that edit, move, open, close, undo and redo; never quit or suspend. No "a": the
+/// author picker can make an undo fail for good across panes (see `FuzzTests`), which is not
+/// what this harness is about.
+enum RandomKeys {
+    static let text: [Character] = ["o", "b", "e", "x", " ", "é", "漢", "😀", "1", "3", "0"]
+
+    static func next(_ random: inout SplitMix64) -> InputEvent {
+        let roll = random.next() % 100
+        switch roll {
+        case 0..<35: return .key(.character(text[Int(random.next() % UInt64(text.count))]))
+        case 35..<43: return .key(.backspace)
+        case 43..<46: return .key(.delete)
+        case 46..<54: return .key([.up, .down, .left, .right][Int(random.next() % 4)])
+        case 54..<62: return .key(.enter)
+        case 62..<67: return .key(.escape)
+        case 67..<77: return .key(.control("z"))
+        case 77..<83: return .key(.control("y"))
+        case 83..<88: return .key(.tab)
+        case 88..<90: return .key(.control("w"))
+        case 90..<92: return .key(.control("n"))
+        case 92..<95: return .paste("pasted\ntext ")
+        default: return .key(.alt("u"))
+        }
+    }
+}
