@@ -1,4 +1,5 @@
 import Foundation
+import NoteStore
 import NotesApp
 import SQLiteDatabase
 import SQLiteUndo
@@ -269,20 +270,9 @@ enum ArticleReport {
     }
 }
 
-/// SplitMix64: the same numbers for the same seed in every process.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// SplitMix64 (the notebook's seeded generator): the same numbers for the same seed in every
+/// process.
+typealias SplitMix64 = SeededGenerator
 
 /// Random keys that edit, move, open, close, undo and redo; never quit or suspend. No "a": the
 /// author picker can make an undo fail for good across panes (see `FuzzTests`), which is not

@@ -108,23 +108,13 @@ enum FuzzStep: Equatable, CustomStringConvertible {
     }
 }
 
-/// SplitMix64 with small helpers: the same steps for the same seed, everywhere.
-struct FuzzRandom {
-    private var state: UInt64
+/// The notebook's seeded generator, with the helpers the fuzzer uses.
+typealias FuzzRandom = SeededGenerator
 
-    init(seed: UInt64) { state = seed }
+extension SeededGenerator {
+    mutating func below(_ count: Int) -> Int { next(below: count) }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func below(_ count: Int) -> Int { Int(next() % UInt64(count)) }
-
-    mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
+    mutating func pick<T>(_ items: [T]) -> T { items[next(below: items.count)] }
 }
 
 /// The app on the demo notebook (in memory) with undo, on a small headless terminal.
