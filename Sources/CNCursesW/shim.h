@@ -19,13 +19,6 @@ static inline attr_t cncurses_a_reverse(void) { return A_REVERSE; }
 static inline attr_t cncurses_a_underline(void) { return A_UNDERLINE; }
 static inline attr_t cncurses_a_dim(void) { return A_DIM; }
 static inline attr_t cncurses_color_pair(short pair) { return COLOR_PAIR(pair); }
-static inline const cchar_t *cncurses_wacs_vline(void) { return WACS_VLINE; }
-static inline const cchar_t *cncurses_wacs_hline(void) { return WACS_HLINE; }
-static inline int cncurses_key_resize(void) { return KEY_RESIZE; }
-static inline int cncurses_key_mouse(void) { return KEY_MOUSE; }
-static inline int cncurses_key_code_yes(void) { return KEY_CODE_YES; }
-static inline int cncurses_key_f(int n) { return KEY_F(n); }
-static inline int cncurses_set_escdelay(int ms) { return set_escdelay(ms); }
 static inline int cncurses_colors(void) { return COLORS; }
 static inline int cncurses_color_pairs(void) { return COLOR_PAIRS; }
 

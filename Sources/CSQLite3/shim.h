@@ -7,11 +7,6 @@
 #define SQLITE_ENABLE_PREUPDATE_HOOK 1
 #include <sqlite3.h>
 
-// Swift cannot call C variadic functions: fixed-argument wrappers.
-static inline int csqlite3_db_config_int(sqlite3 *db, int op, int value, int *result) {
-    return sqlite3_db_config(db, op, value, result);
-}
-
 // SQLITE_TRANSIENT is a cast of -1 to a function pointer, which Swift cannot import.
 static inline sqlite3_destructor_type csqlite3_transient(void) {
     return SQLITE_TRANSIENT;

@@ -110,9 +110,6 @@ public final class Database {
         return statement
     }
 
-    /// Forgets prepared statements (after a schema change they would be re-prepared anyway).
-    public func clearStatementCache() { statementCache.removeAll() }
-
     func error(code: Int32, sql: String?) -> SQLiteError {
         let extended = sqlite3_extended_errcode(handle)
         let message = String(cString: sqlite3_errmsg(handle))

@@ -169,7 +169,7 @@ struct BatchReplay {
                 return "\(name) = CASE WHEN \(Self.same("target.\(name)", left)) "
                     + "THEN l.\(before)\(column.slot) ELSE target.\(name) END"
             }
-            try run(
+            try db.executeReplay(
                 """
                 UPDATE \(table.sqlName) AS target SET \(assignments.joined(separator: ", "))
                 FROM \(log) AS l
@@ -244,7 +244,7 @@ struct BatchReplay {
             names.append("rowid")
             values.append(original)
         }
-        try run(
+        try db.executeReplay(
             """
             INSERT INTO \(table.sqlName)(\(names.joined(separator: ", ")))
             SELECT \(values.joined(separator: ", ")) FROM \(log) AS l
@@ -271,7 +271,7 @@ struct BatchReplay {
         for rowid in changed {
             conflicts.append(UndoConflict(table: table.name, rowid: rowid, column: nil, kept: nil))
         }
-        try run(
+        try db.executeReplay(
             """
             DELETE FROM \(table.sqlName) WHERE rowid IN (
                 SELECT \(current) FROM \(log) AS l JOIN \(table.sqlName) AS target
@@ -280,10 +280,4 @@ struct BatchReplay {
             """, arguments(part))
     }
 
-    private func run(_ sql: String, _ arguments: [SQLiteValue]) throws {
-        #if UndoDiagnostics
-            UndoDiagnostics.log(sql, arguments)
-        #endif
-        try db.execute(sql, arguments)
-    }
 }

@@ -79,11 +79,10 @@ struct NetChangeReducer {
             changes[index] = change
             return
         }
-        byRow[key] = changes.count
-        changes.append(
+        begin(
             NetChange(
                 tableId: entry.tableId, kind: .insert, originalRowid: nil, currentRowid: rowid,
-                before: [:], after: entry.new, lastSeq: entry.seq))
+                before: [:], after: entry.new, lastSeq: entry.seq), at: key)
     }
 
     private mutating func addUpdate(_ entry: LogEntry) {
@@ -134,10 +133,15 @@ struct NetChangeReducer {
             changes[index] = change
             return
         }
-        byRow[key] = changes.count
-        changes.append(
+        begin(
             NetChange(
                 tableId: entry.tableId, kind: .delete, originalRowid: rowid, currentRowid: nil,
-                before: entry.old, after: [:], lastSeq: entry.seq))
+                before: entry.old, after: [:], lastSeq: entry.seq), at: key)
+    }
+
+    /// Starts tracking a row the barrier had not touched yet, found at `key`.
+    private mutating func begin(_ change: NetChange, at key: RowKey) {
+        byRow[key] = changes.count
+        changes.append(change)
     }
 }

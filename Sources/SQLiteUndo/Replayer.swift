@@ -58,7 +58,7 @@ struct Replayer {
             conflicts.append(UndoConflict(table: table.name, rowid: rowid, column: nil, kept: nil))
             return
         }
-        try run("DELETE FROM \(table.sqlName) WHERE rowid = ?", [.integer(rowid)])
+        try db.executeReplay("DELETE FROM \(table.sqlName) WHERE rowid = ?", [.integer(rowid)])
     }
 
     private mutating func restoreDeleted(_ change: NetChange, _ table: TrackedTable) throws {
@@ -80,7 +80,7 @@ struct Replayer {
             values.append(.integer(rowid))
         }
         let placeholders = Array(repeating: "?", count: values.count).joined(separator: ", ")
-        try run(
+        try db.executeReplay(
             "INSERT INTO \(table.sqlName)(\(names.joined(separator: ", "))) VALUES (\(placeholders))",
             values)
     }
@@ -122,17 +122,9 @@ struct Replayer {
         touch(table, restoredRowid)
         guard !assignments.isEmpty else { return }
         let set = assignments.map { "\($0.column) = ?" }.joined(separator: ", ")
-        try run(
+        try db.executeReplay(
             "UPDATE \(table.sqlName) SET \(set) WHERE rowid = ?",
             assignments.map(\.value) + [.integer(rowid)])
-    }
-
-    /// Runs one replay statement (logged when the `UndoDiagnostics` trait is on).
-    private func run(_ sql: String, _ arguments: [SQLiteValue]) throws {
-        #if UndoDiagnostics
-            UndoDiagnostics.log(sql, arguments)
-        #endif
-        try db.execute(sql, arguments)
     }
 
     private mutating func touch(_ table: TrackedTable, _ rowid: Int64) {
@@ -154,5 +146,15 @@ struct Replayer {
 
     private func isFree(_ rowid: SQLiteValue, in table: TrackedTable) throws -> Bool {
         try db.fetchOne(Int.self, "SELECT 1 FROM \(table.sqlName) WHERE rowid = ?", [rowid]) == nil
+    }
+}
+
+extension Database {
+    /// Runs one statement of a replay (logged when the `UndoDiagnostics` trait is on).
+    func executeReplay(_ sql: String, _ arguments: [SQLiteValue]) throws {
+        #if UndoDiagnostics
+            UndoDiagnostics.log(sql, arguments)
+        #endif
+        try execute(sql, arguments)
     }
 }
