@@ -71,12 +71,9 @@ enum NotesRunner {
         let env =
             (["env"] + unsetting.map { "-u \($0)" } + assignments).joined(separator: " ")
         let session = "notes-run-\(UUID().uuidString.prefix(8))"
-        try TmuxSession.tmux(
-            capturingOutput: false,
-            [
-                "new-session", "-d", "-s", session, "-x", "\(width)", "-y", "\(height)",
-                "\(env) sh -c \(TmuxSession.shellQuoted(script))",
-            ])
+        try TmuxSession.startSession(
+            name: session, width: width, height: height,
+            command: "\(env) sh -c \(TmuxSession.shellQuoted(script))")
         defer {
             _ = try? TmuxSession.tmux(capturingOutput: false, ["kill-session", "-t", session])
         }

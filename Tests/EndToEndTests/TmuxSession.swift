@@ -21,12 +21,9 @@ final class TmuxSession {
         let script =
             "\(command); echo \"EXIT=$?\"; "
             + "echo MODES $(stty -a | tr -s ' ;' '\\n\\n' | grep -E '^-?(icanon|echo)$'); sleep 600"
-        try Self.tmux(
-            capturingOutput: false,
-            [
-                "new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)",
-                "env TERM=xterm-256color LANG=C.UTF-8 sh -c \(Self.shellQuoted(script))",
-            ])
+        try Self.startSession(
+            name: name, width: width, height: height,
+            command: "env TERM=xterm-256color LANG=C.UTF-8 sh -c \(Self.shellQuoted(script))")
     }
 
     deinit { try? Self.tmux(capturingOutput: false, ["kill-session", "-t", name]) }
@@ -69,13 +66,15 @@ final class TmuxSession {
         var description: String { "timed out waiting for \"\(waitingFor)\"; screen:\n\(screen)" }
     }
 
-    /// Runs tmux. `new-session` starts the tmux server, which keeps whatever output it was given
-    /// open: its output is not captured, or reading it would never end.
+    /// The tests' own tmux server (not the user's), started without any configuration file.
+    static let serverArguments = ["-L", "notes-tests", "-f", "/dev/null"]
+
+    /// Runs a tmux command against the tests' server and returns what it printed.
     @discardableResult
     static func tmux(capturingOutput: Bool = true, _ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/tmux")
-        process.arguments = arguments
+        process.arguments = serverArguments + arguments
         process.standardError = FileHandle.nullDevice
         guard capturingOutput else {
             process.standardOutput = FileHandle.nullDevice
@@ -89,6 +88,36 @@ final class TmuxSession {
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Starts a detached session running `command` in a `width` x `height` terminal.
+    ///
+    /// The first session starts the tmux server, a daemon that keeps every descriptor it inherits.
+    /// Foundation learns that a child ended when the child's end of a socket pair closes, so a
+    /// server holding it would make `waitUntilExit` wait for the server, not the client: bash
+    /// closes every descriptor above standard error before it becomes tmux.
+    static func startSession(name: String, width: Int, height: Int, command: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments =
+            [
+                "-c",
+                "for fd in /proc/$$/fd/*; do fd=${fd##*/}; "
+                    + "if [ \"$fd\" -gt 2 ]; then exec {fd}>&-; fi; done; exec \"$@\"",
+                "bash", "/usr/bin/tmux",
+            ] + serverArguments + [
+                "new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)", command,
+            ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw SessionNotStarted(name: name) }
+    }
+
+    struct SessionNotStarted: Error, CustomStringConvertible {
+        let name: String
+        var description: String { "tmux could not start the session \(name)" }
     }
 
     static func shellQuoted(_ text: String) -> String {
