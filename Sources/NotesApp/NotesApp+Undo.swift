@@ -69,8 +69,16 @@ extension NotesApp {
         var kept: [String] = []
         // updatedAt is bookkeeping, not something the person edited.
         for conflict in event.conflicts where conflict.column != "updatedAt" {
-            let field = conflict.column.map(Self.fieldName) ?? "the whole article"
-            let phrase = "kept \(author(of: conflict))'s later edit of \(field)"
+            let phrase: String
+            switch conflict.reason {
+            case .changedSince:
+                let field =
+                    conflict.column.map(Self.fieldName)
+                    ?? (conflict.table == Author.tableName ? "the author" : "the whole article")
+                phrase = "kept \(author(of: conflict))'s later edit of \(field)"
+            case .foreignKey:
+                phrase = Self.describeKeptReference(conflict)
+            }
             if !kept.contains(phrase) { kept.append(phrase) }
         }
         if !kept.isEmpty { text += "; " + kept.joined(separator: ", ") }
@@ -84,6 +92,16 @@ extension NotesApp {
             return "pane \(index + 1)"
         }
         return "a closed pane"
+    }
+
+    /// A value kept because the replay would have broken a reference between articles and
+    /// authors.
+    private static func describeKeptReference(_ conflict: UndoConflict) -> String {
+        if let column = conflict.column {
+            return "kept \(fieldName(column)): the earlier one is gone"
+        }
+        if conflict.table == Author.tableName { return "kept the author: articles still use it" }
+        return "left out an article whose author is gone"
     }
 
     static func fieldName(_ column: String) -> String {

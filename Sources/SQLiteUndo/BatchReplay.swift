@@ -98,6 +98,22 @@ struct BatchReplay {
         return true
     }
 
+    /// Whether reverting deletes rows of any of the given tables.
+    func deletesRows(ofTables ids: [Int64]) throws -> Bool {
+        guard !ids.isEmpty else { return false }
+        let deleting: UndoLogSchema.Kind = inverted ? .delete : .insert
+        return try db.fetchOne(
+            Int.self,
+            """
+            SELECT EXISTS (SELECT 1 FROM \(log) WHERE barrier = ? AND kind = ?
+                AND tableId IN (SELECT value FROM json_each(?)))
+            """,
+            [
+                .integer(barrier), .integer(deleting.rawValue),
+                .text("[" + ids.map(String.init).joined(separator: ",") + "]"),
+            ]) == 1
+    }
+
     private mutating func noteAffected(_ part: Part) throws {
         let rowids = try db.fetchAll(
             Int64.self,

@@ -1,21 +1,37 @@
 import SQLiteDatabase
 
 /// Reverts net changes on a connection, restoring only what is still the barrier's: a value
-/// someone else changed since is kept and reported as a conflict.
+/// someone else changed since is kept and reported as a conflict. So is a reference to a row
+/// that is gone (`keeping`), and a row the barrier inserted that others still reference.
 struct Replayer {
     let db: Database
     let tables: [Int64: TrackedTable]
+    let foreignKeys: ForeignKeys
+    /// Columns to leave as they are: restoring them would reference a row that is gone.
+    let keeping: Set<KeptColumn>
     private(set) var affectedRows: [String: Set<Int64>] = [:]
     private(set) var conflicts: [UndoConflict] = []
+    /// Set for the last round: a row still referenced then is kept instead of waiting.
+    private var keepsReferencedRows = false
 
-    init(db: Database, tables: [Int64: TrackedTable]) {
+    init(
+        db: Database, tables: [Int64: TrackedTable], foreignKeys: ForeignKeys,
+        keeping: Set<KeptColumn> = []
+    ) {
         self.db = db
         self.tables = tables
+        self.foreignKeys = foreignKeys
+        self.keeping = keeping
     }
 
+    /// A row to delete that another row still references, maybe only until a later change of
+    /// the same replay moves that reference.
+    private struct StillReferenced: Error {}
+
     /// Reverts the changes in the given order. A change that breaks a unique constraint only
-    /// because another change is not reverted yet (two rows swapping a unique value) is tried
-    /// again after the others, until a round makes no progress.
+    /// because another change is not reverted yet (two rows swapping a unique value), or that
+    /// would delete a row another change still has to stop referencing, is tried again after the
+    /// others, until a round makes no progress; then rows still referenced are kept.
     mutating func revertAll(_ changes: [NetChange]) throws {
         var remaining = changes
         while !remaining.isEmpty {
@@ -29,9 +45,15 @@ struct Replayer {
                     (affectedRows, conflicts) = saved
                     failed.append(change)
                     lastError = error
+                } catch is StillReferenced {
+                    (affectedRows, conflicts) = saved
+                    failed.append(change)
                 }
             }
-            if failed.count == remaining.count, let lastError { throw lastError }
+            if failed.count == remaining.count {
+                if keepsReferencedRows, let lastError { throw lastError }
+                keepsReferencedRows = true
+            }
             remaining = failed
         }
     }
@@ -58,6 +80,13 @@ struct Replayer {
             conflicts.append(UndoConflict(table: table.name, rowid: rowid, column: nil, kept: nil))
             return
         }
+        if try foreignKeys.isReferenced(table.name, rowid: rowid, db) {
+            guard keepsReferencedRows else { throw StillReferenced() }
+            conflicts.append(
+                UndoConflict(
+                    table: table.name, rowid: rowid, column: nil, kept: nil, reason: .foreignKey))
+            return
+        }
         try db.executeReplay("DELETE FROM \(table.sqlName) WHERE rowid = ?", [.integer(rowid)])
     }
 
@@ -70,6 +99,13 @@ struct Replayer {
                 conflicts.append(
                     UndoConflict(table: table.name, rowid: rowid, column: nil, kept: nil))
             }
+            return
+        }
+        if table.columns.contains(where: { isKept(table, rowid, $0) }) {
+            // It would reference a row that is gone.
+            conflicts.append(
+                UndoConflict(
+                    table: table.name, rowid: rowid, column: nil, kept: nil, reason: .foreignKey))
             return
         }
         let columns = table.columns.filter { change.before[$0.slot] != nil }
@@ -106,6 +142,13 @@ struct Replayer {
                     UndoConflict(table: table.name, rowid: rowid, column: column.name, kept: kept))
                 continue
             }
+            if isKept(table, rowid, column) || isKept(table, original, column) {
+                conflicts.append(
+                    UndoConflict(
+                        table: table.name, rowid: rowid, column: column.name, kept: kept,
+                        reason: .foreignKey))
+                continue
+            }
             assignments.append((column.name.quotedIdentifier, before))
             if movesRow, case .integer(let target) = before { restoredRowid = target }
         }
@@ -125,6 +168,13 @@ struct Replayer {
         try db.executeReplay(
             "UPDATE \(table.sqlName) SET \(set) WHERE rowid = ?",
             assignments.map(\.value) + [.integer(rowid)])
+    }
+
+    private func isKept(_ table: TrackedTable, _ rowid: Int64, _ column: TrackedTable.Column)
+        -> Bool
+    {
+        !keeping.isEmpty
+            && keeping.contains(KeptColumn(table: table.name, rowid: rowid, column: column.name))
     }
 
     private mutating func touch(_ table: TrackedTable, _ rowid: Int64) {

@@ -17,6 +17,7 @@ public final class UndoEngine: Sendable {
     public let database: any DatabaseWriter
     private let tableNames: [String]
     private let trackedTables = Mutex<[Int64: TrackedTable]>([:])
+    private let foreignKeys = Mutex(ForeignKeys(keys: []))
     private let stacks = Mutex<[String: UndoStack]>([:])
 
     /// The id of the stack barriers register with outside any `withUndoStack` scope.
@@ -131,6 +132,8 @@ public final class UndoEngine: Sendable {
         trackedTables.withLock { tracked in
             tracked = Dictionary(uniqueKeysWithValues: tables.map { ($0.id, $0) })
         }
+        let keys = try ForeignKeys.load(db)
+        foreignKeys.withLock { $0 = keys }
     }
 
     // MARK: Log operations used by stacks and barriers
@@ -149,56 +152,93 @@ public final class UndoEngine: Sendable {
     /// First, when the log has the simple shape and every value is still the barrier's, it
     /// reverts with set-based statements and records nothing (`exact`). Otherwise it reverts
     /// under `recorder`, whose captured log becomes the inverse: set-based when the shape
-    /// allows, row by row when not.
+    /// allows, row by row when not. A replay that would leave a reference to a row that is gone
+    /// is rolled back and done row by row, keeping those references as they are.
     func revert(barrier id: Int64, inverted: Bool, recorder: Barrier, _ db: Database) throws
         -> Reverted
     {
         let tables = trackedTables.withLock { $0 }
+        let references = foreignKeys.withLock { $0 }
         var exact = BatchReplay(db: db, barrier: id, inverted: inverted, tables: tables)
         let restoredExactly = try UndoContext.$barrier.withValue(nil) {
-            try Self.unlessConstraintFails(db) { try exact.revertExactly() }
+            try Self.unlessConstraintFails(db) {
+                guard try exact.revertExactly() else { return false }
+                try references.check(exact.affectedRows, db)
+                return true
+            }
         }
         if restoredExactly {
             return Reverted(affected: exact.affectedRows, conflicts: [], exact: true)
         }
         return try UndoContext.$barrier.withValue(recorder) {
             var batch = BatchReplay(db: db, barrier: id, inverted: inverted, tables: tables)
-            if try Self.unlessConstraintFails(db, { try batch.revert() }) {
+            let parents = tables.values.filter { references.isParent($0.name) }.map(\.id)
+            if try !batch.deletesRows(ofTables: parents),
+                try Self.unlessConstraintFails(
+                    db,
+                    {
+                        guard try batch.revert() else { return false }
+                        try references.check(batch.affectedRows, db)
+                        return true
+                    })
+            {
                 return Reverted(
                     affected: batch.affectedRows, conflicts: batch.conflicts, exact: false)
             }
-            let slots = try UndoLogSchema.slotCount(db)
-            let values = (0..<slots).map { "o\($0)" } + (0..<slots).map { "n\($0)" }
-            let cursor = try db.fetchCursor(
-                "SELECT seq, tableId, kind, oldRowid, newRowid, mask, \(values.joined(separator: ", ")) "
-                    + "FROM \(UndoLogSchema.log) WHERE barrier = ? ORDER BY seq "
-                    + (inverted ? "DESC" : "ASC"), [.integer(id)])
-            var reducer = NetChangeReducer()
-            var position: Int64 = 0
-            while let row = try cursor.next() {
-                position += 1
-                if let entry = try LogEntry(
-                    row: row, slots: slots, inverted: inverted, order: position)
-                {
-                    reducer.add(entry)
+            let changes = try netChanges(of: id, inverted: inverted, db)
+            var keeping: Set<KeptColumn> = []
+            while true {
+                do {
+                    return try db.savepoint {
+                        var replayer = Replayer(
+                            db: db, tables: tables, foreignKeys: references, keeping: keeping)
+                        try replayer.revertAll(changes)
+                        try references.check(replayer.affectedRows, db)
+                        return Reverted(
+                            affected: replayer.affectedRows, conflicts: replayer.conflicts,
+                            exact: false)
+                    }
+                } catch let broken as ReferencesBroken where !broken.columns.isSubset(of: keeping) {
+                    keeping.formUnion(broken.columns)
                 }
             }
-            var replayer = Replayer(db: db, tables: tables)
-            try replayer.revertAll(reducer.result)
-            return Reverted(
-                affected: replayer.affectedRows, conflicts: replayer.conflicts, exact: false)
         }
     }
 
+    /// The barrier's log reduced to one net change per row, in the order to revert them.
+    private func netChanges(of barrier: Int64, inverted: Bool, _ db: Database) throws
+        -> [NetChange]
+    {
+        let slots = try UndoLogSchema.slotCount(db)
+        let values = (0..<slots).map { "o\($0)" } + (0..<slots).map { "n\($0)" }
+        let cursor = try db.fetchCursor(
+            "SELECT seq, tableId, kind, oldRowid, newRowid, mask, \(values.joined(separator: ", ")) "
+                + "FROM \(UndoLogSchema.log) WHERE barrier = ? ORDER BY seq "
+                + (inverted ? "DESC" : "ASC"), [.integer(barrier)])
+        var reducer = NetChangeReducer()
+        var position: Int64 = 0
+        while let row = try cursor.next() {
+            position += 1
+            if let entry = try LogEntry(row: row, slots: slots, inverted: inverted, order: position)
+            {
+                reducer.add(entry)
+            }
+        }
+        return reducer.result
+    }
+
     /// Runs a set-based replay in a savepoint. Rows swapping a unique value make a single
-    /// statement fail midway: then it is rolled back and false returned, and the row-by-row
-    /// replay, which orders them, does the work.
+    /// statement fail midway, and a reference to a row that is gone fails the check after it:
+    /// then it is rolled back and false returned, and the row-by-row replay, which orders the
+    /// rows and keeps such references, does the work.
     private static func unlessConstraintFails(_ db: Database, _ body: () throws -> Bool) throws
         -> Bool
     {
         do {
             return try db.savepoint(body)
         } catch let error as SQLiteError where error.code.primary == .constraint {
+            return false
+        } catch is ReferencesBroken {
             return false
         }
     }

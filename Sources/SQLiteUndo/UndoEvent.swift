@@ -38,8 +38,18 @@ public struct UndoEvent: Sendable, Equatable {
     }
 }
 
-/// A value an undo or redo did not restore because someone else changed it since.
+/// A value an undo or redo did not restore because someone else changed it since, or because
+/// restoring it would break a foreign key.
 public struct UndoConflict: Sendable, Equatable, CustomStringConvertible {
+    /// Why the value was kept.
+    public enum Reason: Sendable, Equatable {
+        /// Someone else changed it after this action (the usual case).
+        case changedSince
+        /// Restoring it would reference a row that is gone, or deleting the row would leave
+        /// other rows referencing nothing (or, with `ON DELETE CASCADE`, delete them).
+        case foreignKey
+    }
+
     /// The table.
     public let table: String
     /// The row.
@@ -52,15 +62,19 @@ public struct UndoConflict: Sendable, Equatable, CustomStringConvertible {
     /// The id of the stack whose action made the kept change, or nil when no recorded action
     /// made it (a write outside any barrier, or history already dropped).
     public var keptFrom: String?
+    /// Why it was kept.
+    public var reason: Reason
 
     public init(
-        table: String, rowid: Int64, column: String?, kept: SQLiteValue?, keptFrom: String? = nil
+        table: String, rowid: Int64, column: String?, kept: SQLiteValue?, keptFrom: String? = nil,
+        reason: Reason = .changedSince
     ) {
         self.table = table
         self.rowid = rowid
         self.column = column
         self.kept = kept
         self.keptFrom = keptFrom
+        self.reason = reason
     }
 
     public var description: String {

@@ -210,7 +210,7 @@ import Testing
         holder.standardOutput = FileHandle.nullDevice
         try holder.run()
         defer { holder.waitUntilExit() }
-        defer { FileManager.default.createFile(atPath: released, contents: nil) }
+        defer { _ = FileManager.default.createFile(atPath: released, contents: nil) }
         while !FileManager.default.fileExists(atPath: held) {
             Thread.sleep(forTimeInterval: 0.02)
         }

@@ -274,11 +274,10 @@ enum ArticleReport {
 /// process.
 typealias SplitMix64 = SeededGenerator
 
-/// Random keys that edit, move, open, close, undo and redo; never quit or suspend. No "a": the
-/// author picker can make an undo fail for good across panes (see `FuzzTests`), which is not
-/// what this harness is about.
+/// Random keys that edit, move, open, close, pick authors ("a" in a list), undo and redo; never
+/// quit or suspend.
 enum RandomKeys {
-    static let text: [Character] = ["o", "b", "e", "x", " ", "é", "漢", "😀", "1", "3", "0"]
+    static let text: [Character] = ["o", "b", "e", "x", "a", " ", "é", "漢", "😀", "1", "3", "0"]
 
     static func next(_ random: inout SplitMix64) -> InputEvent {
         let roll = random.next() % 100

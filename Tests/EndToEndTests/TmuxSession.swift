@@ -26,7 +26,7 @@ final class TmuxSession {
             command: "env TERM=xterm-256color LANG=C.UTF-8 sh -c \(Self.shellQuoted(script))")
     }
 
-    deinit { try? Self.tmux(capturingOutput: false, ["kill-session", "-t", name]) }
+    deinit { _ = try? Self.tmux(capturingOutput: false, ["kill-session", "-t", name]) }
 
     /// Sends tmux key names (`Down`, `C-z`, `Enter`, `BTab`, `DC`) or literal text.
     func send(_ keys: String...) throws {

@@ -128,7 +128,7 @@ import Testing
         for (tag, child) in children {
             try #require(child.waitForLine { $0 == "READY" || $0.hasPrefix("ERROR") }, "\(tag)")
         }
-        FileManager.default.createFile(atPath: go, contents: nil)
+        _ = FileManager.default.createFile(atPath: go, contents: nil)
         for (tag, child) in children {
             #expect(child.waitForLine(timeout: 600) { $0.hasPrefix("FINAL") }, "\(tag)")
             child.waitUntilExit()

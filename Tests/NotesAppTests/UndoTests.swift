@@ -158,6 +158,49 @@ import Testing
     }
 }
 
+/// Found by the crash harness: an undo that would restore a reference to a deleted author.
+@MainActor @Suite struct AuthorReferenceUndoTests {
+    func authorOfArticle(_ fixture: AppFixture) throws -> String? {
+        try fixture.db.read {
+            try $0.fetchOne(
+                String.self,
+                "SELECT a.name FROM articles r JOIN authors a ON a.id = r.authorId WHERE r.id = 1")
+        }
+    }
+
+    func authorNames(_ fixture: AppFixture) throws -> [String] {
+        try fixture.db.read { try $0.fetchAll(String.self, "SELECT name FROM authors ORDER BY id") }
+    }
+
+    /// Pane 1 gives an article a new author X; pane 2 then gives it a new author Y; pane 1
+    /// undoes (X is deleted, the article keeps Y: pane 2's later edit). Pane 2's undo cannot put
+    /// X back: it keeps Y (and so keeps author Y), says why, and its older history still undoes.
+    @Test func undoThatWouldRestoreAReferenceToADeletedAuthorKeepsTheCurrentOne() throws {
+        let fixture = try AppFixture(articles: 1)
+        fixture.press(.character("5"))  // pane 1: an older action of its own
+        fixture.press(.tab, .character("3"), .backTab)  // pane 2: an older action of its own
+        fixture.press(.character("a"))
+        fixture.type("Xavier")
+        fixture.press(.enter, .tab, .character("a"))
+        fixture.type("Yolanda")
+        fixture.press(.enter, .backTab, .control("z"))
+        #expect(fixture.app.message == "Undid Set Author; kept pane 2's later edit of Author")
+        #expect(try authorNames(fixture) == ["Alice", "Yolanda"])
+
+        fixture.press(.tab, .control("z"))
+        #expect(
+            fixture.app.message
+                == "Undid Set Author; kept Author: the earlier one is gone, "
+                + "kept the author: articles still use it")
+        #expect(try authorOfArticle(fixture) == "Yolanda")
+        #expect(try authorNames(fixture) == ["Alice", "Yolanda"])
+        #expect(fixture.app.panes[1].stack?.undoActionName == "Set Rating")
+        fixture.press(.control("z"))
+        #expect(fixture.app.message == "Undid Set Rating")
+        #expect(fixture.app.panes[1].stack?.canUndo == false)
+    }
+}
+
 @MainActor @Suite struct UpdatedAtUndoTests {
     @Test func undoRestoresUpdatedAtExactly() throws {
         let fixture = try AppFixture()
