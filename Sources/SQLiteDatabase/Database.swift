@@ -9,6 +9,8 @@ public final class Database {
     private var statementCache: [String: Statement] = [:]
     /// Tables changed by the current transaction (filled by the update hook).
     var changedTables: Set<String> = []
+    /// Observers of the write transactions a `DatabaseQueue` runs on this connection.
+    var writeObservers: [WeakWriteObserver] = []
 
     init(handle: OpaquePointer) {
         self.handle = handle

@@ -68,13 +68,16 @@ public final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
         let (result, changed) = try exclusively { database in
             try database.execute("BEGIN IMMEDIATE")
             database.changedTables = []
+            database.notifyBeginWrite()
             do {
                 let result = try block(database)
+                try database.notifyWillCommit()
                 try database.execute("COMMIT")
                 return (result, database.changedTables)
             } catch {
                 if database.isInsideTransaction { try? database.execute("ROLLBACK") }
                 database.changedTables = []
+                database.notifyRollback()
                 throw error
             }
         }

@@ -6,12 +6,26 @@ final class Barrier: Sendable {
     let id: Int64
     let name: String
     let coalescingKey: String?
+    /// Whether the transactions it writes in also file it with its stack (`BarrierRecorder`);
+    /// false for the barrier a replay records its inverse under, which the stack files itself.
+    let recordsAtCommit: Bool
     private let engines = Mutex<[ObjectIdentifier: UndoEngine]>([:])
+    private let recorded = Mutex<[ObjectIdentifier: Recorded]>([:])
+    private let discarded = Atomic<Bool>(false)
 
-    init(name: String, coalescingKey: String? = nil) {
+    /// Where a barrier's log went on a stack: its own entry, or merged into the entry before it
+    /// (coalescing), with the first of its log rows there.
+    struct Recorded: Sendable {
+        let stack: UndoStack
+        let entry: Int64
+        let mergedFromSeq: Int64?
+    }
+
+    init(name: String, coalescingKey: String? = nil, recordsAtCommit: Bool = true) {
         self.id = BarrierID.next()
         self.name = name
         self.coalescingKey = coalescingKey
+        self.recordsAtCommit = recordsAtCommit
         BarrierID.open(id)
     }
 
@@ -33,6 +47,19 @@ final class Barrier: Sendable {
 
     /// The engines whose tables this barrier wrote.
     var capturingEngines: [UndoEngine] { engines.withLock { Array($0.values) } }
+
+    /// Where a transaction filed this barrier on the stacks of the recorder's engine, or nil.
+    func recorded(by recorder: BarrierRecorder) -> Recorded? {
+        recorded.withLock { $0[ObjectIdentifier(recorder)] }
+    }
+
+    func setRecorded(_ record: Recorded?, by recorder: BarrierRecorder) {
+        recorded.withLock { $0[ObjectIdentifier(recorder)] = record }
+    }
+
+    /// Its block threw: a transaction still open must not file it.
+    var isDiscarded: Bool { discarded.load(ordering: .relaxed) }
+    func markDiscarded() { discarded.store(true, ordering: .relaxed) }
 }
 
 /// Barrier ids: unique across the processes sharing a file, `pid << 32 | counter`, so a process
@@ -74,10 +101,11 @@ enum BarrierID {
 
 /// Records the writes of `body` as one undoable action named `name`.
 ///
-/// The barrier registers, when `body` returns, with the stack current then (`withUndoStack`), or
-/// the engine's default stack. Nested barriers: a write belongs to the innermost. A barrier that
-/// wrote nothing is not registered; if `body` throws, nothing is recorded and the error is
-/// rethrown.
+/// The barrier registers with the stack current (`withUndoStack`, or the engine's default stack)
+/// in the same transaction as its first change, so a crash never keeps a change without its undo
+/// entry; a block that writes outside any `write` transaction registers when it returns. Nested
+/// barriers: a write belongs to the innermost. A barrier that wrote nothing is not registered; if
+/// `body` throws, nothing is recorded and the error is rethrown.
 /// - Parameters:
 ///   - name: the action's name, shown as "Undo <name>".
 ///   - coalescing: a key; a barrier with the same name and key right after the previous one (see
@@ -118,13 +146,23 @@ public func undoable<R>(
     return result
 }
 
+/// Files a closed barrier whose writes no transaction filed: writes made outside `write` (or in
+/// a transaction still open, which files it when it commits).
 private func register(_ barrier: Barrier) throws {
-    for engine in barrier.capturingEngines {
-        let scoped = UndoContext.stack.flatMap { $0.engine === engine ? $0 : nil }
-        try (scoped ?? engine.defaultStack).register(barrier)
+    for engine in barrier.capturingEngines
+    where barrier.recorded(by: engine.recorder) == nil && !engine.recorder.isPending(barrier) {
+        try engine.currentStack.register(barrier)
     }
 }
 
+/// Takes back everything recorded for a barrier whose block threw.
 private func discard(_ barrier: Barrier) throws {
-    for engine in barrier.capturingEngines { try engine.discardLog(of: barrier.id) }
+    barrier.markDiscarded()
+    for engine in barrier.capturingEngines {
+        if let recorded = barrier.recorded(by: engine.recorder) {
+            try recorded.stack.unrecord(barrier, recorded)
+        } else {
+            try engine.discardLog(of: barrier.id)
+        }
+    }
 }

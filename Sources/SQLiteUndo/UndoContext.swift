@@ -1,5 +1,5 @@
 /// The task-local scope of undo: which barrier claims the writes of the current task, whether a
-/// replay is running, and which stack a closing barrier registers with.
+/// replay is running, and which stack a barrier that changes something registers with.
 ///
 /// Task locals follow structured concurrency (child tasks, `async let`, task groups) and are not
 /// inherited by `Task.detached`, which is exactly the ownership rule of barriers.
@@ -12,7 +12,8 @@ enum UndoContext {
     @TaskLocal static var stack: UndoStack?
 }
 
-/// Runs `operation` with `stack` as the stack that barriers closing inside it register with.
+/// Runs `operation` with `stack` as the stack that barriers changing something inside it
+/// register with.
 public func withUndoStack<R>(_ stack: UndoStack, operation: () throws -> R) rethrows -> R {
     try UndoContext.$stack.withValue(stack, operation: operation)
 }

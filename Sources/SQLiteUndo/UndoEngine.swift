@@ -18,6 +18,8 @@ public final class UndoEngine: Sendable {
     private let tableNames: [String]
     private let trackedTables = Mutex<[Int64: TrackedTable]>([:])
     private let foreignKeys = Mutex(ForeignKeys(keys: []))
+    /// Files barriers with their stacks inside the transactions that wrote them.
+    let recorder = BarrierRecorder()
     private let stacks = Mutex<[String: UndoStack]>([:])
 
     /// The id of the stack barriers register with outside any `withUndoStack` scope.
@@ -45,6 +47,7 @@ public final class UndoEngine: Sendable {
         try EngineRegistry.claim(database, for: self)
         do {
             try database.write { db in
+                db.add(writeTransactionObserver: recorder)
                 try UndoLogSchema.create(db)
                 try UndoLogSchema.upgrade(db)
                 try installFunctions(db)
@@ -62,6 +65,12 @@ public final class UndoEngine: Sendable {
             EngineRegistry.release(database)
             throw error
         }
+    }
+
+    /// The stack a barrier writing now registers with: the `withUndoStack` scope's, or the
+    /// default stack.
+    var currentStack: UndoStack {
+        UndoContext.stack.flatMap { $0.engine === self ? $0 : nil } ?? defaultStack
     }
 
     /// The stack barriers register with when no `withUndoStack` scope is set.
@@ -109,7 +118,10 @@ public final class UndoEngine: Sendable {
     private func installFunctions(_ db: Database) throws {
         try db.createFunction("sqliteundo_barrier", argumentCount: 0) { [weak self] _ in
             guard let barrier = UndoContext.barrier else { return .null }
-            if let self { barrier.didCapture(for: self) }
+            if let self {
+                barrier.didCapture(for: self)
+                self.recorder.noteCapture(barrier, stack: self.currentStack)
+            }
             return .integer(barrier.id)
         }
         try db.createFunction("sqliteundo_isReplaying", argumentCount: 0) { _ in
@@ -151,10 +163,10 @@ public final class UndoEngine: Sendable {
     ///
     /// First, when the log has the simple shape and every value is still the barrier's, it
     /// reverts with set-based statements and records nothing (`exact`). Otherwise it reverts
-    /// under `recorder`, whose captured log becomes the inverse: set-based when the shape
+    /// under `inverse`, whose captured log becomes the inverse: set-based when the shape
     /// allows, row by row when not. A replay that would leave a reference to a row that is gone
     /// is rolled back and done row by row, keeping those references as they are.
-    func revert(barrier id: Int64, inverted: Bool, recorder: Barrier, _ db: Database) throws
+    func revert(barrier id: Int64, inverted: Bool, inverse: Barrier, _ db: Database) throws
         -> Reverted
     {
         let tables = trackedTables.withLock { $0 }
@@ -170,7 +182,7 @@ public final class UndoEngine: Sendable {
         if restoredExactly {
             return Reverted(affected: exact.affectedRows, conflicts: [], exact: true)
         }
-        return try UndoContext.$barrier.withValue(recorder) {
+        return try UndoContext.$barrier.withValue(inverse) {
             var batch = BatchReplay(db: db, barrier: id, inverted: inverted, tables: tables)
             let parents = tables.values.filter { references.isParent($0.name) }.map(\.id)
             if try !batch.deletesRows(ofTables: parents),

@@ -4,7 +4,7 @@ import Synchronization
 
 /// An independent undo history (one per window, pane or document) over the engine's database.
 ///
-/// Barriers register with the stack current when they close (`withUndoStack`); `undo()` and
+/// Barriers register with the stack current at their first change (`withUndoStack`); `undo()` and
 /// `redo()` replay this stack's barriers only, and tell this stack's subscribers what they did.
 /// The lists live in the database file: the same id after a restart has the same history.
 public final class UndoStack: Sendable {
@@ -89,14 +89,14 @@ public final class UndoStack: Sendable {
     private func replay(from list: UndoLogSchema.List) throws -> UndoEvent? {
         let target: UndoLogSchema.List = list == .undo ? .redo : .undo
         guard let top = entries.withLock({ $0[list].last }) else { return nil }
-        let inverse = Barrier(name: top.name)
+        let inverse = Barrier(name: top.name, recordsAtCommit: false)
         let event: UndoEvent
         do {
             event = try engine.database.write { db in
                 try db.execute("PRAGMA defer_foreign_keys = ON")
                 let reverted = try UndoContext.$isReplaying.withValue(true) {
                     try engine.revert(
-                        barrier: top.id, inverted: top.inverted, recorder: inverse, db)
+                        barrier: top.id, inverted: top.inverted, inverse: inverse, db)
                 }
                 let conflicts = reverted.conflicts
                 let attributed =
@@ -134,25 +134,55 @@ public final class UndoStack: Sendable {
 
     // MARK: Registration
 
-    /// Registers a closed barrier: merges it into the previous one when it coalesces, otherwise
-    /// pushes it, clears the redo list and trims the undo list to `levelsOfUndo`.
+    /// Registers a closed barrier in a transaction of its own (see `record`).
     func register(_ barrier: Barrier) throws {
         do {
+            try engine.database.write { db in _ = try record(barrier, db) }
+        } catch {
+            try? reload()
+            throw error
+        }
+    }
+
+    /// Files a barrier inside the caller's transaction: merges it into the previous one when it
+    /// coalesces, otherwise pushes it, clears the redo list and trims the undo list to
+    /// `levelsOfUndo`. The caller reloads the lists if the transaction rolls back.
+    /// - Returns: where it went, or nil when it has no log (nothing to undo).
+    func record(_ barrier: Barrier, _ db: Database) throws -> Barrier.Recorded? {
+        guard try hasLog(barrier.id, db) else { return nil }
+        if let merged = try merge(barrier, db) { return merged }
+        if canRedo { try deleteEntries("stackId = ? AND list = 1", [.text(id)], db) }
+        let entry = try insertEntry(barrier, list: .undo, db)
+        let levels = levelsOfUndo
+        let dropped = entries.withLock { entries -> [StackEntry] in
+            entries.redo = []
+            entries.undo.append(entry)
+            let excess = max(0, entries.undo.count - levels)
+            defer { entries.undo.removeFirst(excess) }
+            return Array(entries.undo.prefix(excess))
+        }
+        for old in dropped { try deleteEntries("id = ?", [.integer(old.id)], db) }
+        settings.withLock { $0.coalescible = barrier.id }
+        return Barrier.Recorded(stack: self, entry: barrier.id, mergedFromSeq: nil)
+    }
+
+    /// Takes back what `record` filed for a barrier whose block then threw (a later transaction
+    /// of the same block failed): its entry and log rows, or the rows it merged into another.
+    func unrecord(_ barrier: Barrier, _ recorded: Barrier.Recorded) throws {
+        do {
             try engine.database.write { db in
-                guard try hasLog(barrier.id, db) else { return }
-                if try merge(barrier, db) { return }
-                if canRedo { try deleteEntries("stackId = ? AND list = 1", [.text(id)], db) }
-                let entry = try insertEntry(barrier, list: .undo, db)
-                let levels = levelsOfUndo
-                let dropped = entries.withLock { entries -> [StackEntry] in
-                    entries.redo = []
-                    entries.undo.append(entry)
-                    let excess = max(0, entries.undo.count - levels)
-                    defer { entries.undo.removeFirst(excess) }
-                    return Array(entries.undo.prefix(excess))
+                if let first = recorded.mergedFromSeq {
+                    try db.execute(
+                        "DELETE FROM \(UndoLogSchema.log) WHERE barrier = ? AND seq >= ?",
+                        [.integer(recorded.entry), .integer(first)])
+                    return
                 }
-                for old in dropped { try deleteEntries("id = ?", [.integer(old.id)], db) }
-                settings.withLock { $0.coalescible = barrier.id }
+                try deleteEntries("id = ?", [.integer(barrier.id)], db)
+                entries.withLock { entries in
+                    entries.undo.removeAll { $0.id == barrier.id }
+                    entries.redo.removeAll { $0.id == barrier.id }
+                }
+                settings.withLock { if $0.coalescible == barrier.id { $0.coalescible = nil } }
             }
         } catch {
             try? reload()
@@ -160,14 +190,18 @@ public final class UndoStack: Sendable {
         }
     }
 
-    private func merge(_ barrier: Barrier, _ db: Database) throws -> Bool {
+    private func merge(_ barrier: Barrier, _ db: Database) throws -> Barrier.Recorded? {
         guard let key = barrier.coalescingKey,
             let top = entries.withLock({ $0.undo.last }),
             top.name == barrier.name, top.coalescingKey == key, !top.inverted,
             settings.withLock({ $0.coalescible == top.id })
-        else { return false }
+        else { return nil }
         let now = Date().timeIntervalSince1970
-        guard now - top.closedAt <= mergeInterval else { return false }
+        guard now - top.closedAt <= mergeInterval else { return nil }
+        let first =
+            try db.fetchOne(
+                Int64.self, "SELECT min(seq) FROM \(UndoLogSchema.log) WHERE barrier = ?",
+                [.integer(barrier.id)]) ?? 0
         try db.execute(
             "UPDATE \(UndoLogSchema.log) SET barrier = ? WHERE barrier = ?",
             [.integer(top.id), .integer(barrier.id)])
@@ -175,7 +209,7 @@ public final class UndoStack: Sendable {
             "UPDATE \(UndoLogSchema.barriers) SET closedAt = ? WHERE id = ?",
             [.real(now), .integer(top.id)])
         entries.withLock { $0.undo[$0.undo.count - 1].closedAt = now }
-        return true
+        return Barrier.Recorded(stack: self, entry: top.id, mergedFromSeq: first)
     }
 
     /// Moves a barrier to the top of the other list, its log now read the other way.
@@ -233,8 +267,14 @@ public final class UndoStack: Sendable {
             [.integer(barrier)]) == 1
     }
 
+    /// Reads the lists again from the file (after a transaction that changed them rolled back).
     private func reload() throws {
-        let loaded = try engine.database.read { try StackEntries.load(stackID: id, $0) }
+        try engine.database.read { try reload($0) }
+    }
+
+    /// Reads the lists again on a connection outside any transaction.
+    func reload(_ db: Database) throws {
+        let loaded = try StackEntries.load(stackID: id, db)
         entries.withLock { $0 = loaded }
     }
 

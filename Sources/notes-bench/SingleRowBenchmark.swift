@@ -2,8 +2,8 @@ import SQLiteDatabase
 import SQLiteUndo
 
 /// A user action: one barrier updating one row of a file database in WAL, against the same
-/// transaction untracked in another file. The barrier's registration (its own small
-/// transaction) is part of the measure.
+/// transaction untracked in another file. The barrier is filed on its stack inside the same
+/// transaction, just before it commits.
 @MainActor
 struct SingleRowBenchmark {
     let config: BenchConfig

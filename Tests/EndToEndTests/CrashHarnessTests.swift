@@ -70,7 +70,6 @@ import Testing
         _ = try NotebookOpener.open(path: path, seed: .welcome, undo: false)
 
         var committedKeys = 0
-        var killsInsideABarrier = 0
         for round in 1...rounds {
             let context = "round \(round), NOTES_CRASH_SEED=\(seed)"
             var model = try ArticleReport.rows(path)
@@ -110,53 +109,27 @@ import Testing
             #expect(
                 actual == model || (!pending.isEmpty && actual == withPending),
                 "the notebook lost a committed change; \(context)")
-            if try checkAfterKill(path, deadChild: child.processIdentifier, "\(context)") {
-                killsInsideABarrier += 1
-            }
+            try checkAfterKill(path, "\(context)")
         }
         #expect(committedKeys > rounds, "the children hardly ran")
-        print(
-            "CrashHarnessTests: \(rounds) kills, \(committedKeys) keys reported done, "
-                + "\(killsInsideABarrier) kills between a change's commit and its barrier's "
-                + "registration (that change stays, without undo)")
+        print("CrashHarnessTests: \(rounds) kills, \(committedKeys) keys reported done")
     }
 
-    /// The checks after a kill: integrity, the undo log whole, and undo on reopen.
-    /// - Returns: Whether the child was killed inside a barrier that had committed a change: that
-    ///   change stays, but its log rows are dropped on reopen, so it cannot be undone.
-    func checkAfterKill(_ path: String, deadChild: Int32, _ context: String) throws -> Bool {
-        var wasInsideABarrier = false
+    /// The checks after a kill: integrity, the undo log whole (every committed change filed with
+    /// its barrier: the two commit together), and undo on reopen.
+    func checkAfterKill(_ path: String, _ context: String) throws {
         do {
             let database = try DatabaseQueue(path: path)
             let integrity = try database.read {
                 try $0.fetchAll(String.self, "PRAGMA integrity_check")
             }
             #expect(integrity == ["ok"], "\(context)")
-            // Log rows without a registered barrier may only be the dead child's open barrier.
-            let owners = try database.read {
-                try $0.fetchAll(
-                    Int64.self,
-                    """
-                    SELECT DISTINCT barrier >> 32 FROM sqliteundo_log
-                    WHERE barrier NOT IN (SELECT id FROM sqliteundo_barriers)
-                    """)
-            }
-            #expect(owners.allSatisfy { $0 == Int64(deadChild) }, "\(context)")
+            try expectLogRowsHaveBarriers(database, "\(context)")
             try expectRegisteredBarriersHaveLogs(database, "\(context)")
-            wasInsideABarrier = !owners.isEmpty
         }
-        // Reopened as notes does: the open barrier's rows are gone, and every stack undoes.
+        // Reopened as notes does: every stack undoes.
         let (database, opened) = try NotebookOpener.open(path: path, seed: .welcome, undo: true)
         let engine = try #require(opened)
-        let orphans = try database.read {
-            try $0.fetchOne(
-                Int.self,
-                """
-                SELECT count(*) FROM sqliteundo_log
-                WHERE barrier NOT IN (SELECT id FROM sqliteundo_barriers)
-                """)
-        }
-        #expect(orphans == 0, "\(context)")
         for id in try engine.storedStackIDs() {
             let stack = try engine.stack(id: id)
             let names = try database.read { db in
@@ -176,8 +149,8 @@ import Testing
             let undone = try stack.undo()
             #expect(undone != nil, "\(context)")
             if stack.state.redo.count == redoCount {
-                // Nothing was still this barrier's to take back (another pane's later edit, or
-                // the dead child's last, unregistered one, was kept): nothing changed.
+                // Nothing was still this barrier's to take back (another pane's later edit was
+                // kept): nothing changed.
                 #expect(try ArticleReport.rows(database) == before, "\(context)")
                 continue
             }
@@ -186,7 +159,19 @@ import Testing
                 try ArticleReport.rows(database) == before, "undo then redo changed; \(context)")
         }
         try expectRegisteredBarriersHaveLogs(database, "\(context)")
-        return wasInsideABarrier
+    }
+
+    /// Every log row belongs to a registered barrier: no change committed without its undo.
+    func expectLogRowsHaveBarriers(_ database: DatabaseQueue, _ context: String) throws {
+        let unfiled = try database.read {
+            try $0.fetchOne(
+                Int.self,
+                """
+                SELECT count(*) FROM sqliteundo_log
+                WHERE barrier NOT IN (SELECT id FROM sqliteundo_barriers)
+                """)
+        }
+        #expect(unfiled == 0, "a committed change without its undo entry; \(context)")
     }
 
     func expectRegisteredBarriersHaveLogs(_ database: DatabaseQueue, _ context: String) throws {

@@ -64,7 +64,8 @@ import Testing
         let (db, engine) = try Self.open(path)
         let integrity = try db.read { try $0.fetchOne(String.self, "PRAGMA integrity_check") }
         #expect(integrity == "ok")
-        // The interrupted barrier's writes committed and stay; its log rows are gone.
+        // The interrupted barrier's two committed transactions stay, each filed with its log
+        // rows as it committed: on reopen it undoes as one step, like the finished one.
         let names = {
             try db.read { try $0.fetchAll(String.self, "SELECT name FROM items ORDER BY id") }
         }
@@ -72,14 +73,13 @@ import Testing
         let logged = try db.read {
             try $0.fetchOne(Int.self, "SELECT count(*) FROM sqliteundo_log")
         }
-        #expect(logged == 1)
+        #expect(logged == 3)
         let pane = try engine.stack(id: "pane-1")
-        #expect(pane.state == UndoStackState(undo: ["Finished"], redo: []))
-        // The finished barrier still undoes; its row was changed since by the interrupted one,
-        // which is kept.
+        #expect(pane.state == UndoStackState(undo: ["Interrupted", "Finished"], redo: []))
         let event = try pane.undo()
-        #expect(
-            event?.conflicts == [UndoConflict(table: "items", rowid: 1, column: nil, kept: nil)])
-        #expect(try names() == ["changed", "interrupted 1"])
+        #expect(event?.conflicts == [])
+        #expect(try names() == ["finished"])
+        try pane.undo()
+        #expect(try names() == [])
     }
 }

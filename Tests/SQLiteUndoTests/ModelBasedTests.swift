@@ -149,17 +149,22 @@ struct ModelRun {
         var record: ReferenceModel.BarrierRecord? = ReferenceModel.BarrierRecord(name: "B")
         var inner: ReferenceModel.BarrierRecord? = ReferenceModel.BarrierRecord(name: "Inner")
         var described: [String] = []
+        // A barrier is filed when its first change commits: an outer one that changed something
+        // before its inner one began is filed below it.
+        var outerFiledFirst = false
         try withUndoStack(stack) {
             try undoable("B") {
                 for _ in 0..<(1 + random.below(3)) { described.append(try write(&record)) }
                 if nested {
+                    outerFiledFirst = record?.wrote == true
                     try undoable("Inner") { described.append("[" + (try write(&inner)) + "]") }
-                    if let inner { model.register(inner, on: stack.id) }
+                    if !outerFiledFirst, let inner { model.register(inner, on: stack.id) }
                     described.append(try write(&record))
                 }
             }
         }
         if let record { model.register(record, on: stack.id) }
+        if nested, outerFiledFirst, let inner { model.register(inner, on: stack.id) }
         return "barrier on \(stack.id): " + described.joined(separator: ", ")
     }
 

@@ -1,0 +1,79 @@
+import SQLiteDatabase
+import Synchronization
+
+/// Files barriers with their stacks inside the transaction that wrote their changes, just before
+/// it commits: the change, its log rows and its undo entry commit together or not at all, so a
+/// crash never leaves a change without its undo, or an undo entry without its change.
+final class BarrierRecorder: WriteTransactionObserver, Sendable {
+    private let state = Mutex(State())
+    /// The barrier that captured last in this transaction: repeat captures skip the lock.
+    private let lastPending = Atomic<Int64>(0)
+
+    private struct State {
+        var inTransaction = false
+        /// Barriers that captured in the open transaction, with the stack current then.
+        var pending: [(barrier: Barrier, stack: UndoStack)] = []
+        /// Stacks and barriers this transaction filed, set right again if it rolls back.
+        var filedStacks: [UndoStack] = []
+        var filedBarriers: [Barrier] = []
+    }
+
+    /// Called by the capture function for every captured row.
+    func noteCapture(_ barrier: Barrier, stack: @autoclosure () -> UndoStack) {
+        guard lastPending.exchange(barrier.id, ordering: .relaxed) != barrier.id else { return }
+        state.withLock { state in
+            guard state.inTransaction, !state.pending.contains(where: { $0.barrier === barrier })
+            else { return }
+            state.pending.append((barrier, stack()))
+        }
+    }
+
+    /// Whether `barrier` captured in the transaction still open (it files it at commit).
+    func isPending(_ barrier: Barrier) -> Bool {
+        state.withLock { $0.pending.contains { $0.barrier === barrier } }
+    }
+
+    func didBeginWrite() {
+        lastPending.store(0, ordering: .relaxed)
+        state.withLock { $0 = State(inTransaction: true) }
+    }
+
+    func willCommit(_ db: Database) throws {
+        lastPending.store(0, ordering: .relaxed)
+        let pending = state.withLock { state in
+            defer {
+                state.pending = []
+                state.inTransaction = false
+            }
+            return state.pending
+        }
+        for (barrier, stack) in pending where barrier.recordsAtCommit {
+            if barrier.isDiscarded {
+                try db.execute(
+                    "DELETE FROM \(UndoLogSchema.log) WHERE barrier = ?", [.integer(barrier.id)])
+            } else if let recorded = barrier.recorded(by: self) {
+                // Filed by an earlier transaction of the same block: only merged rows move.
+                guard recorded.entry != barrier.id else { continue }
+                try db.execute(
+                    "UPDATE \(UndoLogSchema.log) SET barrier = ? WHERE barrier = ?",
+                    [.integer(recorded.entry), .integer(barrier.id)])
+            } else {
+                state.withLock {
+                    $0.filedStacks.append(stack)
+                    $0.filedBarriers.append(barrier)
+                }
+                barrier.setRecorded(try stack.record(barrier, db), by: self)
+            }
+        }
+    }
+
+    func didRollback(_ db: Database) {
+        lastPending.store(0, ordering: .relaxed)
+        let filed = state.withLock { state in
+            defer { state = State() }
+            return (state.filedStacks, state.filedBarriers)
+        }
+        for barrier in filed.1 { barrier.setRecorded(nil, by: self) }
+        for stack in filed.0 { try? stack.reload(db) }
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import SQLiteDatabase
+import SQLiteUndo
+import Testing
+
+/// A barrier is filed with its stack in the transaction of its change: another connection sees
+/// the change and its undo entry at the same commit, never one without the other.
+@Suite struct FilingTests {
+    let folder: URL
+    let db: DatabaseQueue
+    let engine: UndoEngine
+    let pane: UndoStack
+    var path: String { folder.appendingPathComponent("notes.db").path }
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("undo-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        db = try DatabaseQueue(path: folder.appendingPathComponent("notes.db").path)
+        try db.write {
+            try $0.execute(
+                """
+                CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT);
+                CREATE TABLE parts(id INTEGER PRIMARY KEY,
+                    itemId INTEGER REFERENCES items(id) DEFERRABLE INITIALLY DEFERRED);
+                """)
+        }
+        engine = try UndoEngine(for: db, tableNames: ["items", "parts"])
+        pane = try engine.stack(id: "pane-1")
+    }
+
+    /// What a second connection to the file sees: the items and the undo entries' names.
+    func seenFromOutside() throws -> (items: [String], entries: [String]) {
+        let other = try DatabaseQueue(path: path)
+        return try other.read { db in
+            (
+                try db.fetchAll(String.self, "SELECT name FROM items ORDER BY id"),
+                try db.fetchAll(
+                    String.self, "SELECT name FROM sqliteundo_barriers ORDER BY list, position")
+            )
+        }
+    }
+
+    @Test func theEntryCommitsWithTheChangeBeforeTheBlockEnds() throws {
+        var seenInside: (items: [String], entries: [String]) = ([], [])
+        try withUndoStack(pane) {
+            try undoable("Add") {
+                try db.write { try $0.execute("INSERT INTO items(name) VALUES ('a')") }
+                seenInside = try seenFromOutside()
+            }
+        }
+        #expect(seenInside.items == ["a"])
+        #expect(seenInside.entries == ["Add"])
+        #expect(pane.state == UndoStackState(undo: ["Add"], redo: []))
+        try pane.undo()
+        #expect(try seenFromOutside().items == [])
+    }
+
+    @Test func aBlockOfSeveralTransactionsIsOneEntry() throws {
+        var entriesAfterFirst: [String] = []
+        try withUndoStack(pane) {
+            try undoable("Two Writes") {
+                try db.write { try $0.execute("INSERT INTO items(name) VALUES ('a')") }
+                entriesAfterFirst = try seenFromOutside().entries
+                try db.write { try $0.execute("INSERT INTO items(name) VALUES ('b')") }
+            }
+        }
+        #expect(entriesAfterFirst == ["Two Writes"])
+        #expect(pane.state == UndoStackState(undo: ["Two Writes"], redo: []))
+        try pane.undo()
+        #expect(try seenFromOutside().items == [])
+        try pane.redo()
+        #expect(try seenFromOutside().items == ["a", "b"])
+    }
+
+    struct Boom: Error {}
+
+    @Test func aBlockThatThrowsAfterACommitTakesItsEntryBack() throws {
+        try withUndoStack(pane) {
+            try undoable("Kept") {
+                try db.write { try $0.execute("INSERT INTO items(name) VALUES ('k')") }
+            }
+        }
+        #expect(throws: Boom.self) {
+            try withUndoStack(pane) {
+                try undoable("Fails") {
+                    try db.write { try $0.execute("INSERT INTO items(name) VALUES ('a')") }
+                    throw Boom()
+                }
+            }
+        }
+        #expect(try seenFromOutside() == (["k", "a"], ["Kept"]))
+        #expect(pane.state == UndoStackState(undo: ["Kept"], redo: []))
+        let logged = try db.read {
+            try $0.fetchOne(Int.self, "SELECT count(*) FROM sqliteundo_log")
+        }
+        #expect(logged == 1)
+    }
+
+    @Test func aCommitThatFailsFilesNothing() throws {
+        try withUndoStack(pane) {
+            try undoable("Kept") {
+                try db.write { try $0.execute("INSERT INTO items(name) VALUES ('k')") }
+            }
+        }
+        // The deferred foreign key fails at COMMIT, after the barrier was filed inside it.
+        #expect(throws: SQLiteError.self) {
+            try withUndoStack(pane) {
+                try undoable("Broken") {
+                    try db.write { try $0.execute("INSERT INTO parts(itemId) VALUES (99)") }
+                }
+            }
+        }
+        #expect(pane.state == UndoStackState(undo: ["Kept"], redo: []))
+        #expect(try seenFromOutside().entries == ["Kept"])
+        try pane.undo()
+        #expect(try seenFromOutside().items == [])
+    }
+
+    @Test func aWriteInsideAnOpenTransactionIsFiledWhenItCommits() throws {
+        try db.write { db in
+            try withUndoStack(pane) {
+                try undoable("Nested In Write") {
+                    try db.execute("INSERT INTO items(name) VALUES ('n')")
+                }
+            }
+            #expect(pane.canUndo == false)
+        }
+        #expect(pane.state == UndoStackState(undo: ["Nested In Write"], redo: []))
+        try pane.undo()
+        #expect(try seenFromOutside().items == [])
+    }
+}
