@@ -110,15 +110,14 @@ struct Replayer {
         }
         let columns = table.columns.filter { change.before[$0.slot] != nil }
         var names = columns.map(\.name.quotedIdentifier)
-        var values = columns.compactMap { change.before[$0.slot] }
+        var values = columns.map { change.beforeSources[$0.slot]?.sql ?? "NULL" }
         if table.rowidAlias == nil {
             names.append("rowid")
-            values.append(.integer(rowid))
+            values.append("\(rowid)")
         }
-        let placeholders = Array(repeating: "?", count: values.count).joined(separator: ", ")
         try db.executeReplay(
-            "INSERT INTO \(table.sqlName)(\(names.joined(separator: ", "))) VALUES (\(placeholders))",
-            values)
+            "INSERT INTO \(table.sqlName)(\(names.joined(separator: ", "))) "
+                + "VALUES (\(values.joined(separator: ", ")))", [])
     }
 
     private mutating func restoreUpdated(_ change: NetChange, _ table: TrackedTable) throws {
@@ -128,7 +127,8 @@ struct Replayer {
             conflicts.append(UndoConflict(table: table.name, rowid: rowid, column: nil, kept: nil))
             return
         }
-        var assignments: [(column: String, value: SQLiteValue)] = []
+        // Values are bound, or read from the log cell they came from (exact bytes).
+        var assignments: [(column: String, value: SQLiteValue, source: LogValueSource?)] = []
         var restoredRowid = rowid
         for column in table.columns {
             guard let left = change.after[column.slot], let before = change.before[column.slot]
@@ -149,12 +149,13 @@ struct Replayer {
                         reason: .foreignKey))
                 continue
             }
-            assignments.append((column.name.quotedIdentifier, before))
+            assignments.append(
+                (column.name.quotedIdentifier, before, change.beforeSources[column.slot]))
             if movesRow, case .integer(let target) = before { restoredRowid = target }
         }
         if table.rowidAlias == nil, original != rowid {
             if try isFree(.integer(original), in: table) {
-                assignments.append(("rowid", .integer(original)))
+                assignments.append(("rowid", .integer(original), nil))
                 restoredRowid = original
             } else {
                 conflicts.append(
@@ -164,10 +165,11 @@ struct Replayer {
         }
         touch(table, restoredRowid)
         guard !assignments.isEmpty else { return }
-        let set = assignments.map { "\($0.column) = ?" }.joined(separator: ", ")
+        let set = assignments.map { "\($0.column) = \($0.source?.sql ?? "?")" }
+            .joined(separator: ", ")
         try db.executeReplay(
             "UPDATE \(table.sqlName) SET \(set) WHERE rowid = ?",
-            assignments.map(\.value) + [.integer(rowid)])
+            assignments.filter { $0.source == nil }.map(\.value) + [.integer(rowid)])
     }
 
     private func isKept(_ table: TrackedTable, _ rowid: Int64, _ column: TrackedTable.Column)

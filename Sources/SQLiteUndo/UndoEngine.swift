@@ -316,7 +316,8 @@ extension LogEntry {
         }
         self.init(
             seq: order, tableId: try row.decode(at: 1), kind: kind, oldRowid: oldRowid,
-            newRowid: newRowid, old: old, new: new)
+            newRowid: newRowid, old: old, new: new,
+            oldSource: LogValueSource.Row(seq: try row.decode(at: 0), prefix: inverted ? "n" : "o"))
     }
 }
 

@@ -65,6 +65,9 @@ import Testing
             WHERE id = (SELECT min(id) FROM articles)
             """)
         let (app, backend, database) = try openApp()
+        let storedBytes = try database.read {
+            try $0.fetchOne(String.self, "SELECT hex(title) FROM articles WHERE title LIKE 'Bad%'")
+        }
         let shownTitle = try #require(
             try database.read {
                 try $0.fetchOne(String.self, "SELECT title FROM articles WHERE title LIKE 'Bad%'")
@@ -82,8 +85,7 @@ import Testing
         #expect(screen.contains("\u{FFFD}csi \u{FFFD}\u{FFFD}\u{FFFD} end"), "\(screen)")
         #expect(FuzzSession.controlCharacter(on: try #require(backend.lastCanvas)) == nil)
 
-        // Editing works and writes valid text; undo brings the title back as it was shown
-        // (invalid bytes come back as U+FFFD: the undo log holds text as Swift strings).
+        // Editing works and writes valid text; undo brings the title back byte for byte.
         press(app, backend, .tab, .end, .character("!"))
         let edited = try database.read {
             try $0.fetchOne(String.self, "SELECT title FROM articles WHERE title LIKE 'Bad%'")
@@ -95,6 +97,10 @@ import Testing
             try $0.fetchOne(String.self, "SELECT title FROM articles WHERE title LIKE 'Bad%'")
         }
         #expect(undone == shownTitle)
+        let undoneBytes = try database.read {
+            try $0.fetchOne(String.self, "SELECT hex(title) FROM articles WHERE title LIKE 'Bad%'")
+        }
+        #expect(undoneBytes == storedBytes)
         #expect(FuzzSession.controlCharacter(on: try #require(backend.lastCanvas)) == nil)
         let integrity = try database.read { try $0.fetchOne(String.self, "PRAGMA integrity_check") }
         #expect(integrity == "ok")

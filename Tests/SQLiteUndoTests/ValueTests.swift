@@ -34,6 +34,44 @@ import Testing
         #expect(try fixture.rows() == final)
     }
 
+    /// Text that is not valid UTF-8 (written by another program) has no exact Swift `String`:
+    /// the replays write it from the log with SQL, byte for byte, in the set-based replay and in
+    /// the row-by-row one (several changes to one row).
+    @Test(arguments: [false, true])
+    func textThatIsNotUTF8UndoesByteForByte(rowByRow: Bool) throws {
+        let fixture = try Fixture()
+        let bytes = "X'4261642000FF20C0AF1BE282'"
+        try fixture.execute(
+            "INSERT INTO items(id, name, value) VALUES (1, CAST(\(bytes) AS TEXT), CAST(\(bytes) AS TEXT))"
+        )
+        let hex = {
+            try fixture.db.read {
+                try $0.fetchAll(
+                    Row.self, "SELECT hex(name), typeof(name), hex(value) FROM items ORDER BY id"
+                )
+                .map(\.values)
+            }
+        }
+        let original = try hex()
+        let stack = fixture.engine.defaultStack
+        try undoable("Edit") {
+            try fixture.execute("UPDATE items SET name = 'valid' WHERE id = 1")
+            if rowByRow {
+                try fixture.execute("UPDATE items SET value = 'also valid' WHERE id = 1")
+            }
+        }
+        try undoable("Remove") { try fixture.execute("DELETE FROM items WHERE id = 1") }
+        try stack.undo()
+        try stack.undo()
+        #expect(try hex() == original)
+        try stack.redo()
+        try stack.redo()
+        try stack.undo()
+        // Redo of the edit and the removal, then undo of the removal: the row as edited.
+        let value: SQLiteValue = rowByRow ? "616C736F2076616C6964" : original[0][2]
+        #expect(try hex() == [["76616C6964", "text", value]])
+    }
+
     @Test func storageClassChangeIsAChange() throws {
         let fixture = try Fixture()
         try fixture.execute("INSERT INTO items(id, value) VALUES (1, 1)")
