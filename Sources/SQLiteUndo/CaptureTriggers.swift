@@ -66,8 +66,6 @@ extension TrackedTable {
             insert: UndoLogSchema.Kind.insert.rawValue, update: UndoLogSchema.Kind.update.rawValue,
             delete: UndoLogSchema.Kind.delete.rawValue
         )
-        let anyChange = (["OLD.rowid IS NOT NEW.rowid"] + names.map(changed)).joined(
-            separator: " OR ")
         let keyChange =
             (["OLD.rowid IS NOT NEW.rowid"]
             + Set(uniqueKeys.joined()).sorted().map { changed($0.quotedIdentifier) })
@@ -75,14 +73,21 @@ extension TrackedTable {
         let mask = columns.map {
             "(CASE WHEN \(changed($0.name.quotedIdentifier)) THEN \(1 << Int64($0.slot)) ELSE 0 END)"
         }.joined(separator: " | ")
-        let oldChanged = names.map { "CASE WHEN \(changed($0)) THEN OLD.\($0) END" }
-        let newChanged = names.map { "CASE WHEN \(changed($0)) THEN NEW.\($0) END" }
+        // Each column is compared once, in the mask; the values are picked by its bits.
+        let oldChanged = columns.map {
+            "CASE WHEN m & \(1 << Int64($0.slot)) THEN OLD.\($0.name.quotedIdentifier) END"
+        }
+        let newChanged = columns.map {
+            "CASE WHEN m & \(1 << Int64($0.slot)) THEN NEW.\($0.name.quotedIdentifier) END"
+        }
         let all = names.joined(separator: ", ")
         let logUpdate = """
             INSERT INTO \(log)(barrier, tableId, kind, oldRowid, newRowid, mask,
                                \(slots("o")), \(slots("n")))
-            VALUES (\(barrier), \(id), \(kind.update), OLD.rowid, NEW.rowid, \(mask),
-                    \(oldChanged.joined(separator: ", ")), \(newChanged.joined(separator: ", ")))
+            SELECT b, \(id), \(kind.update), OLD.rowid, NEW.rowid, m,
+                   \(oldChanged.joined(separator: ", ")), \(newChanged.joined(separator: ", "))
+            FROM (SELECT \(barrier) AS b, \(mask) AS m)
+            WHERE m != 0 OR OLD.rowid IS NOT NEW.rowid
             """
         return """
             CREATE TEMP TRIGGER \(triggerName("replace_insert")) BEFORE INSERT ON \(sqlName)
@@ -102,7 +107,7 @@ extension TrackedTable {
                         \(names.map { "NEW.\($0)" }.joined(separator: ", ")));
             END;
             CREATE TEMP TRIGGER \(triggerName("update")) BEFORE UPDATE ON \(sqlName)
-            WHEN \(barrier) IS NOT NULL AND NOT (\(keyChange)) AND (\(anyChange)) BEGIN
+            WHEN \(barrier) IS NOT NULL AND NOT (\(keyChange)) BEGIN
                 \(logUpdate);
             END;
             CREATE TEMP TRIGGER \(triggerName("key_update")) BEFORE UPDATE ON \(sqlName)
