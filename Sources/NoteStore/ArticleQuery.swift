@@ -21,6 +21,12 @@ public struct ArticleQuery: Sendable, Equatable {
     /// is one word up to the next punctuation, so it is found from the start of such a run.
     public var search: String
 
+    /// Whether it leaves some articles out (an author or a search): then changing an article
+    /// can change how many it lists.
+    public var isFiltered: Bool {
+        authorId != nil || !search.allSatisfy(\.isWhitespace)
+    }
+
     /// Makes a query; by default every article, most recently changed first.
     public init(order: Order = .updatedDescending, authorId: Int64? = nil, search: String = "") {
         self.order = order

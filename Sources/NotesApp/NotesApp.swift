@@ -25,6 +25,8 @@ public final class NotesApp {
     /// Whether clicks and the wheel go to notes (Alt-M gives them back to the terminal).
     var isMouseCaptured = true
     private let dataChanged = ChangeFlag()
+    /// Raised with `dataChanged` when articles were added or removed.
+    private let articlesResized = ChangeFlag()
     private var observation: DatabaseObservation?
     private var lastPoll = ContinuousClock.now
     let layoutStore: PaneLayoutStore
@@ -51,8 +53,11 @@ public final class NotesApp {
         self.backend = backend
         self.notebookName = notebookName
         self.layoutStore = PaneLayoutStore(database: database)
-        let flag = dataChanged
-        observation = database.observe { _ in flag.raise() }
+        let (flag, resized) = (dataChanged, articlesResized)
+        observation = database.observe { change in
+            if change.resizedTables.contains(Article.tableName) { resized.raise() }
+            flag.raise()
+        }
         let history = Set(try engine?.storedStackIDs() ?? [])
         let (ids, isSavedLayout) = try layoutStore.claim(count: paneCount, history: history)
         for id in ids { try makePane(id) }
@@ -156,7 +161,8 @@ public final class NotesApp {
     /// Loads what changed since the last draw, then draws the whole screen.
     func render() {
         if dataChanged.lower() {
-            for pane in panes { pane.invalidate() }
+            let recounting = articlesResized.lower()
+            for pane in panes { pane.invalidate(recounting: recounting) }
         }
         let screen = screenLayout
         if !screen.isTooSmall {

@@ -52,9 +52,11 @@ final class Pane {
     }
 
     /// Marks the data as changed: the next `load` reads it again.
-    func invalidate() {
+    /// - Parameter recounting: false when no article was added or removed and the query filters
+    ///   nothing, so the number of articles listed cannot have changed.
+    func invalidate(recounting: Bool = true) {
         needsReload = true
-        countIsStale = true
+        if recounting || query.isFiltered { countIsStale = true }
     }
 
     /// Moves the selection by `delta` rows (clamped).

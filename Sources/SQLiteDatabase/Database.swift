@@ -9,6 +9,11 @@ public final class Database {
     private var statementCache: [String: Statement] = [:]
     /// Tables changed by the current transaction (filled by the update hook).
     var changedTables: Set<String> = []
+    /// Tables that gained or lost rows in the current transaction.
+    var resizedTables: Set<String> = []
+    /// The table the update hook saw last, so a statement changing many rows of one table
+    /// makes one `String`, not one per row.
+    private var lastHookedTable: (name: String, resized: Bool)?
     /// Observers of the write transactions a `DatabaseQueue` runs on this connection.
     var writeObservers: [WeakWriteObserver] = []
 
@@ -127,15 +132,34 @@ public final class Database {
         return trimmed[trimmed.index(after: firstSemicolon)...].allSatisfy(\.isWhitespace)
     }
 
+    /// Forgets the tables changed so far (at the start and end of a transaction).
+    func clearChangedTables() {
+        changedTables = []
+        resizedTables = []
+        lastHookedTable = nil
+    }
+
     private func installUpdateHook() {
         let context = Unmanaged.passUnretained(self).toOpaque()
         sqlite3_update_hook(
             handle,
-            { context, _, _, table, _ in
+            { context, operation, _, table, _ in
                 guard let context, let table else { return }
                 let database = Unmanaged<Database>.fromOpaque(context).takeUnretainedValue()
-                database.changedTables.insert(String(cString: table))
+                database.noteChange(of: table, resizing: operation != SQLITE_UPDATE)
             }, context)
+    }
+
+    private func noteChange(of table: UnsafePointer<CChar>, resizing: Bool) {
+        if let last = lastHookedTable, last.resized || !resizing,
+            last.name.withCString({ sqlite3_stricmp($0, table) == 0 })
+        {
+            return
+        }
+        let name = String(cString: table)
+        changedTables.insert(name)
+        if resizing { resizedTables.insert(name) }
+        lastHookedTable = (name, resizing || resizedTables.contains(name))
     }
 }
 

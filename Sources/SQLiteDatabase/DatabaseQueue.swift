@@ -67,21 +67,25 @@ public final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
     public func write<T>(_ block: (Database) throws -> T) throws -> T {
         let (result, changed) = try exclusively { database in
             try database.execute("BEGIN IMMEDIATE")
-            database.changedTables = []
+            database.clearChangedTables()
             database.notifyBeginWrite()
             do {
                 let result = try block(database)
                 try database.notifyWillCommit()
                 try database.execute("COMMIT")
-                return (result, database.changedTables)
+                let changed = DatabaseChange(
+                    tables: database.changedTables, isExternal: false,
+                    resizedTables: database.resizedTables)
+                database.clearChangedTables()
+                return (result, changed)
             } catch {
                 if database.isInsideTransaction { try? database.execute("ROLLBACK") }
-                database.changedTables = []
+                database.clearChangedTables()
                 database.notifyRollback()
                 throw error
             }
         }
-        if !changed.isEmpty { notify(DatabaseChange(tables: changed, isExternal: false)) }
+        if !changed.tables.isEmpty { notify(changed) }
         return result
     }
 

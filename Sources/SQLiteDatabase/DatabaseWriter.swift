@@ -19,10 +19,15 @@ public struct DatabaseChange: Sendable, Equatable {
     /// Whether the commit came from another connection (another process), noticed by
     /// `pollForExternalChanges()`; then `tables` holds every table, as SQLite does not say which.
     public var isExternal: Bool
+    /// The tables among `tables` that gained or lost rows (an INSERT or a DELETE); a table only
+    /// updated keeps its row count, so a view can skip counting it again.
+    public var resizedTables: Set<String>
 
-    public init(tables: Set<String>, isExternal: Bool) {
+    /// - Parameter resizedTables: defaults to every table of `tables`.
+    public init(tables: Set<String>, isExternal: Bool, resizedTables: Set<String>? = nil) {
         self.tables = tables
         self.isExternal = isExternal
+        self.resizedTables = resizedTables ?? tables
     }
 }
 

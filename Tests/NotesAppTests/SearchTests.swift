@@ -34,6 +34,31 @@ import Testing
         #expect(try fixture.titles() == ["Article 1", "Article 2", "Article 3"])
     }
 
+    /// A pane counts its articles again only when articles come or go, or when it filters: an
+    /// edit in another pane can make an article join its search.
+    @Test func countsFollowEditsInOtherPanes() throws {
+        let fixture = try AppFixture(articles: 3)
+        fixture.press(.tab, .character("/"))
+        fixture.type("essay")
+        fixture.press(.enter, .backTab)
+        #expect(fixture.screen.contains(" 1 All articles · 3"))
+        #expect(fixture.screen.contains(" 2 Search: essay · 0"))
+
+        // Pane 1 renames the selected article: pane 2's search finds it now.
+        fixture.press(.enter, .tab, .end)
+        fixture.type(" essay")
+        fixture.press(.escape)
+        #expect(fixture.screen.contains(" 1 All articles · 3"), "\(fixture.screen)")
+        #expect(fixture.screen.contains(" 2 Search: essay · 1"), "\(fixture.screen)")
+
+        // A new article counts in both.
+        fixture.press(.control("n"))
+        fixture.type(" essay")
+        fixture.press(.escape)
+        #expect(fixture.screen.contains(" 1 All articles · 4"), "\(fixture.screen)")
+        #expect(fixture.screen.contains(" 2 Search: essay · 2"), "\(fixture.screen)")
+    }
+
     @Test func matchRangesFollowWordStarts() {
         let title = "Élan vital, elan again: ÉLANS"
         let found = ArticleListView.matches(of: "elan", in: title).map { String(title[$0]) }

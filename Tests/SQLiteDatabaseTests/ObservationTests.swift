@@ -30,11 +30,41 @@ final class ChangeRecorder: Sendable {
         #expect(
             recorder.all == [
                 DatabaseChange(tables: ["a", "b"], isExternal: false),
-                DatabaseChange(tables: ["a"], isExternal: false),
+                DatabaseChange(tables: ["a"], isExternal: false, resizedTables: []),
             ])
         observation.cancel()
         try db.write { try $0.execute("INSERT INTO c VALUES (1)") }
         #expect(recorder.all.count == 2)
+    }
+
+    @Test func observersLearnWhichTablesGainedOrLostRows() throws {
+        let db = try DatabaseQueue()
+        try db.write { db in
+            try db.execute(
+                """
+                CREATE TABLE a(x); CREATE TABLE b(x); CREATE TABLE c(x);
+                INSERT INTO a VALUES (1), (2), (3); INSERT INTO c VALUES (1);
+                """)
+        }
+        let recorder = ChangeRecorder()
+        let observation = db.observe { recorder.record($0) }
+        // Many rows of one table, then others, then the first again: each table's kind of change
+        // is told, whatever the order.
+        try db.write { db in
+            try db.execute("UPDATE a SET x = x + 1")
+            try db.execute("INSERT INTO b VALUES (1)")
+            try db.execute("UPDATE a SET x = x + 1")
+            try db.execute("UPDATE c SET x = 5")
+            try db.execute("DELETE FROM c WHERE x = 5")
+        }
+        try db.write { db in try db.execute("UPDATE a SET x = x + 1") }
+        #expect(
+            recorder.all == [
+                DatabaseChange(
+                    tables: ["a", "b", "c"], isExternal: false, resizedTables: ["b", "c"]),
+                DatabaseChange(tables: ["a"], isExternal: false, resizedTables: []),
+            ])
+        withExtendedLifetime(observation) {}
     }
 
     @Test func commitsOfAnotherConnectionAreNoticedByPolling() throws {
