@@ -22,6 +22,8 @@ struct BatchReplay {
         /// What the change did, read as the barrier is replayed (swapped when inverted).
         let kind: UndoLogSchema.Kind
         let lastSeq: Int64
+        /// The mask every log row of the part has, when they all have the same.
+        let sharedMask: Int64?
     }
 
     init(db: Database, barrier: Int64, inverted: Bool, tables: [Int64: TrackedTable]) {
@@ -153,7 +155,9 @@ struct BatchReplay {
                 !inverted
                 ? stored : stored == .insert ? .delete : stored == .delete ? .insert : .update
             parts.append(
-                Part(table: table, stored: stored, kind: kind, lastSeq: try row.decode(at: 7)))
+                Part(
+                    table: table, stored: stored, kind: kind, lastSeq: try row.decode(at: 7),
+                    sharedMask: lowest == highest ? lowest : nil))
         }
         // Replayed last change first; read inverted, the log's order is reversed too.
         return parts.sorted { inverted ? $0.lastSeq < $1.lastSeq : $0.lastSeq > $1.lastSeq }
@@ -170,18 +174,24 @@ struct BatchReplay {
 
     // MARK: Updates
 
+    /// Restores the columns each logged update changed. `reporting` (the replay that may meet
+    /// others' changes) reports and keeps them; without it every value is known to be still the
+    /// barrier's (`isExact`), so values are written as they are.
     private mutating func restoreUpdated(_ part: Part, reporting: Bool) throws {
         let table = part.table
-        let masks = try db.fetchAll(
-            Int64.self,
-            "SELECT DISTINCT mask FROM \(log) WHERE barrier = ? AND tableId = ? AND kind = ?",
-            arguments(part))
+        let masks =
+            try part.sharedMask.map { [$0] }
+            ?? db.fetchAll(
+                Int64.self,
+                "SELECT DISTINCT mask FROM \(log) WHERE barrier = ? AND tableId = ? AND kind = ?",
+                arguments(part))
         for mask in masks {
             let columns = table.columns.filter { mask & (1 << Int64($0.slot)) != 0 }
             if reporting { try reportUpdateConflicts(part, columns, mask) }
             let assignments = columns.map { column in
                 let name = column.name.quotedIdentifier
                 let left = "l.\(after)\(column.slot)"
+                guard reporting else { return "\(name) = l.\(before)\(column.slot)" }
                 return "\(name) = CASE WHEN \(Self.same("target.\(name)", left)) "
                     + "THEN l.\(before)\(column.slot) ELSE target.\(name) END"
             }
