@@ -11,8 +11,18 @@ enum FullTextPattern {
         var seen: Set<Substring> = []
         let words = text.split(whereSeparator: isSeparator).filter { seen.insert($0).inserted }
         guard !words.isEmpty else { return nil }
-        return words.map { word in "\"\(word.replacing("\"", with: "\"\""))\"*" }
-            .joined(separator: " ")
+        return words.map { "\"\(quoted($0))\"*" }.joined(separator: " ")
+    }
+
+    /// The word with each `"` doubled, scalar by scalar: a quote followed by a combining mark or
+    /// a joiner is one `Character` with it, and must be doubled all the same.
+    private static func quoted(_ word: Substring) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in word.unicodeScalars {
+            scalars.append(scalar)
+            if scalar == "\"" { scalars.append(scalar) }
+        }
+        return String(scalars)
     }
 
     /// Whitespace and control characters separate words. Control characters never reach FTS5:

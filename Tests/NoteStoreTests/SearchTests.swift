@@ -73,6 +73,10 @@ import Testing
         ("hello\u{0}world", [1]),
         ("\u{0}\u{1}", Array((1...9).reversed())),  // control characters only: like whitespace
         ("+ hello", [1]),
+        // A quote joined by a combining mark or a joiner is one Character with it (fuzzing).
+        ("\"\u{200D}hello", [1]),
+        ("hello\"\u{301} OR world", []),
+        (".\u{7F}\u{200D}😀\u{301}\"\u{200D}.\u{1B}a5ß.\u{301}", []),
     ]
 
     @Test(arguments: hostile)
