@@ -23,6 +23,7 @@ import Testing
 
     @Test(arguments: [
         "\"", "*", "NEAR(", "a -b", "(", ")", "'; DROP TABLE articles; --", "^:", "漢字", "😀",
+        "\"\u{200D}x", "a\"\u{301} OR b",
     ])
     func hostileSearchTextIsSearchedAsText(text: String) throws {
         let fixture = try AppFixture(articles: 3)
