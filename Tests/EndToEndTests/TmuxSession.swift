@@ -97,27 +97,44 @@ final class TmuxSession {
     /// server holding it would make `waitUntilExit` wait for the server, not the client: bash
     /// closes every descriptor above standard error before it becomes tmux.
     static func startSession(name: String, width: Int, height: Int, command: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments =
-            [
-                "-c",
-                "for fd in /proc/$$/fd/*; do fd=${fd##*/}; "
-                    + "if [ \"$fd\" -gt 2 ]; then exec {fd}>&-; fi; done; exec \"$@\"",
-                "bash", "/usr/bin/tmux",
-            ] + serverArguments + [
-                "new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)", command,
-            ]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw SessionNotStarted(name: name) }
+        // One at a time, and again after a moment if it failed: two clients that both find no
+        // server each start one, and one of them loses.
+        sessionStarts.lock()
+        defer { sessionStarts.unlock() }
+        var reason = ""
+        for attempt in 0..<5 {
+            if attempt > 0 { Thread.sleep(forTimeInterval: 0.2) }
+            let errors = FileManager.default.temporaryDirectory
+                .appendingPathComponent("tmux-start-\(UUID().uuidString).err")
+            defer { try? FileManager.default.removeItem(at: errors) }
+            _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+            process.arguments =
+                [
+                    "-c",
+                    "for fd in /proc/$$/fd/*; do fd=${fd##*/}; "
+                        + "if [ \"$fd\" -gt 2 ]; then exec {fd}>&-; fi; done; exec \"$@\"",
+                    "bash", "/usr/bin/tmux",
+                ] + serverArguments + [
+                    "new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)", command,
+                ]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = try FileHandle(forWritingTo: errors)
+            try process.run()
+            process.waitUntilExit()
+            if process.terminationStatus == 0 { return }
+            reason = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
+        }
+        throw SessionNotStarted(name: name, reason: reason)
     }
+
+    private static let sessionStarts = NSLock()
 
     struct SessionNotStarted: Error, CustomStringConvertible {
         let name: String
-        var description: String { "tmux could not start the session \(name)" }
+        let reason: String
+        var description: String { "tmux could not start the session \(name): \(reason)" }
     }
 
     static func shellQuoted(_ text: String) -> String {
