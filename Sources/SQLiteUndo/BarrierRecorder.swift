@@ -13,9 +13,8 @@ final class BarrierRecorder: WriteTransactionObserver, Sendable {
         var inTransaction = false
         /// Barriers that captured in the open transaction, with the stack current then.
         var pending: [(barrier: Barrier, stack: UndoStack)] = []
-        /// Stacks and barriers this transaction filed, set right again if it rolls back.
-        var filedStacks: [UndoStack] = []
-        var filedBarriers: [Barrier] = []
+        /// What this transaction filed, set right again if it rolls back.
+        var filed: [(barrier: Barrier, stack: UndoStack)] = []
     }
 
     /// Called by the capture function for every captured row.
@@ -58,10 +57,7 @@ final class BarrierRecorder: WriteTransactionObserver, Sendable {
                     "UPDATE \(UndoLogSchema.log) SET barrier = ? WHERE barrier = ?",
                     [.integer(recorded.entry), .integer(barrier.id)])
             } else {
-                state.withLock {
-                    $0.filedStacks.append(stack)
-                    $0.filedBarriers.append(barrier)
-                }
+                state.withLock { $0.filed.append((barrier, stack)) }
                 barrier.setRecorded(try stack.record(barrier, db), by: self)
             }
         }
@@ -71,9 +67,11 @@ final class BarrierRecorder: WriteTransactionObserver, Sendable {
         lastPending.store(0, ordering: .relaxed)
         let filed = state.withLock { state in
             defer { state = State() }
-            return (state.filedStacks, state.filedBarriers)
+            return state.filed
         }
-        for barrier in filed.1 { barrier.setRecorded(nil, by: self) }
-        for stack in filed.0 { try? stack.reload(db) }
+        for (barrier, stack) in filed {
+            barrier.setRecorded(nil, by: self)
+            try? stack.reload(db)
+        }
     }
 }

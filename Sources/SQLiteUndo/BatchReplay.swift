@@ -112,7 +112,7 @@ struct BatchReplay {
             """,
             [
                 .integer(barrier), .integer(deleting.rawValue),
-                .text("[" + ids.map(String.init).joined(separator: ",") + "]"),
+                .text(ids.jsonArray),
             ]) == 1
     }
 

@@ -68,7 +68,7 @@ struct ForeignKeys: Sendable {
                 WHERE c.rowid IN (SELECT value FROM json_each(?)) AND \(column) IS NOT NULL
                     AND NOT EXISTS (SELECT 1 FROM main.\(key.parent.quotedIdentifier) AS p
                                     WHERE p.\(key.parentColumn.quotedIdentifier) = \(column))
-                """, [.text("[" + rowids.map(String.init).joined(separator: ",") + "]")])
+                """, [.text(rowids.jsonArray)])
             for rowid in found {
                 missing.insert(KeptColumn(table: table, rowid: rowid, column: key.column))
             }
