@@ -48,14 +48,11 @@ final class BarrierRecorder: WriteTransactionObserver, Sendable {
         }
         for (barrier, stack) in pending where barrier.recordsAtCommit {
             if barrier.isDiscarded {
-                try db.execute(
-                    "DELETE FROM \(UndoLogSchema.log) WHERE barrier = ?", [.integer(barrier.id)])
+                try UndoLogSchema.deleteLog(of: barrier.id, db)
             } else if let recorded = barrier.recorded(by: self) {
                 // Filed by an earlier transaction of the same block: only merged rows move.
                 guard recorded.entry != barrier.id else { continue }
-                try db.execute(
-                    "UPDATE \(UndoLogSchema.log) SET barrier = ? WHERE barrier = ?",
-                    [.integer(recorded.entry), .integer(barrier.id)])
+                try UndoLogSchema.moveLog(of: barrier.id, to: recorded.entry, db)
             } else {
                 state.withLock { $0.filed.append((barrier, stack)) }
                 barrier.setRecorded(try stack.record(barrier, db), by: self)

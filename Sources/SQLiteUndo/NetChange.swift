@@ -7,28 +7,21 @@ struct LogEntry {
     let kind: UndoLogSchema.Kind
     let oldRowid: Int64?
     let newRowid: Int64?
-    let old: [Int: SQLiteValue]
+    let old: [Int: LoggedValue]
     let new: [Int: SQLiteValue]
-    /// Where `old`'s values are stored: the log row and the prefix of its value columns.
-    let oldSource: LogValueSource.Row
 }
 
-/// The log cell a value was read from: a replay writes the value from there with SQL, so what
-/// Swift cannot hold exactly (text that is not valid UTF-8) is restored byte for byte.
-struct LogValueSource: Equatable {
-    struct Row: Equatable {
-        let seq: Int64
-        /// "o" or "n".
-        let prefix: String
-    }
-
-    let row: Row
-    let slot: Int
+/// A value read from the log, with the cell it was read from: a replay writes it from there with
+/// SQL, so what Swift cannot hold exactly (text that is not valid UTF-8) is restored byte for
+/// byte.
+struct LoggedValue: Equatable {
+    let value: SQLiteValue
+    /// The log row (`seq`) and value column (`o3`, `n3`) holding it.
+    let seq: Int64
+    let column: String
 
     /// SQL reading the value.
-    var sql: String {
-        "(SELECT \(row.prefix)\(slot) FROM \(UndoLogSchema.log) WHERE seq = \(row.seq))"
-    }
+    var sql: String { "(SELECT \(column) FROM \(UndoLogSchema.log) WHERE seq = \(seq))" }
 }
 
 /// The net effect of one barrier on one row: everything the barrier did to that row, reduced.
@@ -48,18 +41,9 @@ struct NetChange: Equatable {
     var originalRowid: Int64?
     /// The row's rowid after the barrier (nil for a delete).
     var currentRowid: Int64?
-    var before: [Int: SQLiteValue]
+    var before: [Int: LoggedValue]
     var after: [Int: SQLiteValue]
     var lastSeq: Int64
-    /// Where each value of `before` is in the log.
-    var beforeSources: [Int: LogValueSource] = [:]
-
-    /// The sources of `entry`'s old values for the given slots.
-    static func sources(of entry: LogEntry, slots: some Sequence<Int>) -> [Int: LogValueSource] {
-        Dictionary(
-            uniqueKeysWithValues: slots.map { ($0, LogValueSource(row: entry.oldSource, slot: $0)) }
-        )
-    }
 }
 
 /// Reduces a barrier's log, in capture order, to one net change per row, for every order of
@@ -86,7 +70,7 @@ struct NetChangeReducer {
     var result: [NetChange] {
         changes.compactMap { change -> NetChange? in
             guard var change, change.kind == .update else { return change }
-            for (slot, value) in change.after where change.before[slot] == value {
+            for (slot, value) in change.after where change.before[slot]?.value == value {
                 change.after[slot] = nil
                 change.before[slot] = nil
             }
@@ -122,7 +106,6 @@ struct NetChangeReducer {
             for (slot, value) in entry.old
             where change.kind == .update && change.before[slot] == nil {
                 change.before[slot] = value
-                change.beforeSources[slot] = LogValueSource(row: entry.oldSource, slot: slot)
             }
             change.after.merge(entry.new) { _, new in new }
             change.currentRowid = newRowid
@@ -136,8 +119,7 @@ struct NetChangeReducer {
                 NetChange(
                     tableId: entry.tableId, kind: .update, originalRowid: oldRowid,
                     currentRowid: newRowid, before: entry.old, after: entry.new,
-                    lastSeq: entry.seq,
-                    beforeSources: NetChange.sources(of: entry, slots: entry.old.keys)))
+                    lastSeq: entry.seq))
         }
         byRow[RowKey(tableId: entry.tableId, rowid: newRowid)] = index
     }
@@ -157,9 +139,6 @@ struct NetChangeReducer {
             // Updated then deleted: the original row is the deleted one with the first
             // originals of the columns the barrier had changed.
             change.kind = .delete
-            let added = entry.old.keys.filter { change.before[$0] == nil }
-            change.beforeSources.merge(NetChange.sources(of: entry, slots: added)) { kept, _ in kept
-            }
             change.before = entry.old.merging(change.before) { _, original in original }
             change.after = [:]
             change.currentRowid = nil
@@ -170,8 +149,7 @@ struct NetChangeReducer {
         begin(
             NetChange(
                 tableId: entry.tableId, kind: .delete, originalRowid: rowid, currentRowid: nil,
-                before: entry.old, after: [:], lastSeq: entry.seq,
-                beforeSources: NetChange.sources(of: entry, slots: entry.old.keys)), at: key)
+                before: entry.old, after: [:], lastSeq: entry.seq), at: key)
     }
 
     /// Starts tracking a row the barrier had not touched yet, found at `key`.

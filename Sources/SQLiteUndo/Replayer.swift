@@ -95,7 +95,8 @@ struct Replayer {
         touch(table, rowid)
         if let current = try row(rowid, of: table) {
             // Already back as it was (a cascade restored it) is no conflict; anything else is.
-            if table.columns.contains(where: { current[$0.slot] != change.before[$0.slot] }) {
+            if table.columns.contains(where: { current[$0.slot] != change.before[$0.slot]?.value })
+            {
                 conflicts.append(
                     UndoConflict(table: table.name, rowid: rowid, column: nil, kept: nil))
             }
@@ -110,7 +111,7 @@ struct Replayer {
         }
         let columns = table.columns.filter { change.before[$0.slot] != nil }
         var names = columns.map(\.name.quotedIdentifier)
-        var values = columns.map { change.beforeSources[$0.slot]?.sql ?? "NULL" }
+        var values = columns.compactMap { change.before[$0.slot]?.sql }
         if table.rowidAlias == nil {
             names.append("rowid")
             values.append("\(rowid)")
@@ -127,12 +128,13 @@ struct Replayer {
             conflicts.append(UndoConflict(table: table.name, rowid: rowid, column: nil, kept: nil))
             return
         }
-        // Values are bound, or read from the log cell they came from (exact bytes).
-        var assignments: [(column: String, value: SQLiteValue, source: LogValueSource?)] = []
+        // Values are read from the log cells they came from (exact bytes).
+        var assignments: [(column: String, sql: String)] = []
         var restoredRowid = rowid
         for column in table.columns {
-            guard let left = change.after[column.slot], let before = change.before[column.slot]
+            guard let left = change.after[column.slot], let logged = change.before[column.slot]
             else { continue }
+            let before = logged.value
             let kept = current[column.slot] ?? .null
             if kept == before { continue }  // already restored (by a cascade, or by someone)
             let movesRow = column.name == table.rowidAlias && before != kept
@@ -149,13 +151,12 @@ struct Replayer {
                         reason: .foreignKey))
                 continue
             }
-            assignments.append(
-                (column.name.quotedIdentifier, before, change.beforeSources[column.slot]))
+            assignments.append((column.name.quotedIdentifier, logged.sql))
             if movesRow, case .integer(let target) = before { restoredRowid = target }
         }
         if table.rowidAlias == nil, original != rowid {
             if try isFree(.integer(original), in: table) {
-                assignments.append(("rowid", .integer(original), nil))
+                assignments.append(("rowid", "\(original)"))
                 restoredRowid = original
             } else {
                 conflicts.append(
@@ -165,11 +166,9 @@ struct Replayer {
         }
         touch(table, restoredRowid)
         guard !assignments.isEmpty else { return }
-        let set = assignments.map { "\($0.column) = \($0.source?.sql ?? "?")" }
-            .joined(separator: ", ")
+        let set = assignments.map { "\($0.column) = \($0.sql)" }.joined(separator: ", ")
         try db.executeReplay(
-            "UPDATE \(table.sqlName) SET \(set) WHERE rowid = ?",
-            assignments.filter { $0.source == nil }.map(\.value) + [.integer(rowid)])
+            "UPDATE \(table.sqlName) SET \(set) WHERE rowid = ?", [.integer(rowid)])
     }
 
     private func isKept(_ table: TrackedTable, _ rowid: Int64, _ column: TrackedTable.Column)

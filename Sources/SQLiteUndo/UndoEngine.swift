@@ -173,10 +173,8 @@ public final class UndoEngine: Sendable {
         let references = foreignKeys.withLock { $0 }
         var exact = BatchReplay(db: db, barrier: id, inverted: inverted, tables: tables)
         let restoredExactly = try UndoContext.$barrier.withValue(nil) {
-            try Self.unlessConstraintFails(db) {
-                guard try exact.revertExactly() else { return false }
-                try references.check(exact.affectedRows, db)
-                return true
+            try Self.setBased(db, keeping: references) {
+                try exact.revertExactly() ? exact.affectedRows : nil
             }
         }
         if restoredExactly {
@@ -186,13 +184,8 @@ public final class UndoEngine: Sendable {
             var batch = BatchReplay(db: db, barrier: id, inverted: inverted, tables: tables)
             let parents = tables.values.filter { references.isParent($0.name) }.map(\.id)
             if try !batch.deletesRows(ofTables: parents),
-                try Self.unlessConstraintFails(
-                    db,
-                    {
-                        guard try batch.revert() else { return false }
-                        try references.check(batch.affectedRows, db)
-                        return true
-                    })
+                try Self.setBased(
+                    db, keeping: references, { try batch.revert() ? batch.affectedRows : nil })
             {
                 return Reverted(
                     affected: batch.affectedRows, conflicts: batch.conflicts, exact: false)
@@ -239,15 +232,21 @@ public final class UndoEngine: Sendable {
         return reducer.result
     }
 
-    /// Runs a set-based replay in a savepoint. Rows swapping a unique value make a single
+    /// Runs a set-based replay (which returns the rows it touched, or nil when the log's shape
+    /// needs the row-by-row one) in a savepoint. Rows swapping a unique value make a single
     /// statement fail midway, and a reference to a row that is gone fails the check after it:
     /// then it is rolled back and false returned, and the row-by-row replay, which orders the
     /// rows and keeps such references, does the work.
-    private static func unlessConstraintFails(_ db: Database, _ body: () throws -> Bool) throws
-        -> Bool
-    {
+    private static func setBased(
+        _ db: Database, keeping references: ForeignKeys,
+        _ replay: () throws -> [String: Set<Int64>]?
+    ) throws -> Bool {
         do {
-            return try db.savepoint(body)
+            return try db.savepoint {
+                guard let touched = try replay() else { return false }
+                try references.check(touched, db)
+                return true
+            }
         } catch let error as SQLiteError where error.code.primary == .constraint {
             return false
         } catch is ReferencesBroken {
@@ -285,10 +284,7 @@ public final class UndoEngine: Sendable {
 
     /// Deletes the log rows of a barrier that will not be registered (its block threw).
     func discardLog(of barrier: Int64) throws {
-        try database.write { db in
-            try db.execute(
-                "DELETE FROM \(UndoLogSchema.log) WHERE barrier = ?", [.integer(barrier)])
-        }
+        try database.write { db in try UndoLogSchema.deleteLog(of: barrier, db) }
     }
 }
 
@@ -300,12 +296,17 @@ extension LogEntry {
         guard var kind = UndoLogSchema.Kind(rawValue: try row.decode(at: 2, as: Int64.self)) else {
             return nil
         }
+        let seq: Int64 = try row.decode(at: 0)
         let mask: Int64 = try row.decode(at: 5)
-        var old: [Int: SQLiteValue] = [:]
-        var new: [Int: SQLiteValue] = [:]
+        var old: [Int: LoggedValue] = [:]
+        var new: [Int: LoggedValue] = [:]
         for slot in 0..<slots where mask & (1 << Int64(slot)) != 0 {
-            if kind != .insert { old[slot] = row[6 + slot] }
-            if kind != .delete { new[slot] = row[6 + slots + slot] }
+            if kind != .insert {
+                old[slot] = LoggedValue(value: row[6 + slot], seq: seq, column: "o\(slot)")
+            }
+            if kind != .delete {
+                new[slot] = LoggedValue(value: row[6 + slots + slot], seq: seq, column: "n\(slot)")
+            }
         }
         var oldRowid = try row.decode(at: 3, as: Int64?.self)
         var newRowid = try row.decode(at: 4, as: Int64?.self)
@@ -316,8 +317,7 @@ extension LogEntry {
         }
         self.init(
             seq: order, tableId: try row.decode(at: 1), kind: kind, oldRowid: oldRowid,
-            newRowid: newRowid, old: old, new: new,
-            oldSource: LogValueSource.Row(seq: try row.decode(at: 0), prefix: inverted ? "n" : "o"))
+            newRowid: newRowid, old: old, new: new.mapValues(\.value))
     }
 }
 

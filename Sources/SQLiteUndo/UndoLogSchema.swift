@@ -78,6 +78,17 @@ enum UndoLogSchema {
 
     /// Deletes barriers' log rows that no barrier row claims and whose block cannot be running
     /// any more: what a crash left of an unfinished barrier.
+    /// Deletes a barrier's log rows.
+    static func deleteLog(of barrier: Int64, _ db: Database) throws {
+        try db.execute("DELETE FROM \(log) WHERE barrier = ?", [.integer(barrier)])
+    }
+
+    /// Gives a barrier's log rows to another barrier (coalescing merges them into it).
+    static func moveLog(of barrier: Int64, to other: Int64, _ db: Database) throws {
+        try db.execute(
+            "UPDATE \(log) SET barrier = ? WHERE barrier = ?", [.integer(other), .integer(barrier)])
+    }
+
     static func discardUnfinishedBarriers(_ db: Database) throws {
         let orphans = try db.fetchAll(
             Int64.self,
@@ -86,7 +97,7 @@ enum UndoLogSchema {
             WHERE barrier NOT IN (SELECT id FROM \(barriers))
             """)
         for barrier in orphans where !BarrierID.mayBeRunning(barrier) {
-            try db.execute("DELETE FROM \(log) WHERE barrier = ?", [.integer(barrier)])
+            try deleteLog(of: barrier, db)
         }
         let low = BarrierID.processID << 32
         let used = try db.fetchOne(

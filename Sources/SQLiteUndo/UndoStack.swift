@@ -202,9 +202,7 @@ public final class UndoStack: Sendable {
             try db.fetchOne(
                 Int64.self, "SELECT min(seq) FROM \(UndoLogSchema.log) WHERE barrier = ?",
                 [.integer(barrier.id)]) ?? 0
-        try db.execute(
-            "UPDATE \(UndoLogSchema.log) SET barrier = ? WHERE barrier = ?",
-            [.integer(top.id), .integer(barrier.id)])
+        try UndoLogSchema.moveLog(of: barrier.id, to: top.id, db)
         try db.execute(
             "UPDATE \(UndoLogSchema.barriers) SET closedAt = ? WHERE id = ?",
             [.real(now), .integer(top.id)])
