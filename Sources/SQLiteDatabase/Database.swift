@@ -11,9 +11,10 @@ public final class Database {
     var changedTables: Set<String> = []
     /// Tables that gained or lost rows in the current transaction.
     var resizedTables: Set<String> = []
-    /// The table the update hook saw last, so a statement changing many rows of one table
-    /// makes one `String`, not one per row.
-    private var lastHookedTable: (name: String, resized: Bool)?
+    /// The tables the update hook saw in this transaction, so a statement
+    /// changing many rows (and, through triggers, rows of a few other tables) makes one `String`
+    /// per table, not one per row.
+    private var hookedTables: [(name: String, resized: Bool)] = []
     /// Observers of the write transactions a `DatabaseQueue` runs on this connection.
     var writeObservers: [WeakWriteObserver] = []
 
@@ -136,7 +137,7 @@ public final class Database {
     func clearChangedTables() {
         changedTables = []
         resizedTables = []
-        lastHookedTable = nil
+        hookedTables = []
     }
 
     private func installUpdateHook() {
@@ -151,15 +152,18 @@ public final class Database {
     }
 
     private func noteChange(of table: UnsafePointer<CChar>, resizing: Bool) {
-        if let last = lastHookedTable, last.resized || !resizing,
-            last.name.withCString({ sqlite3_stricmp($0, table) == 0 })
-        {
+        if let seen = hookedTables.firstIndex(where: {
+            $0.name.withCString { sqlite3_stricmp($0, table) == 0 }
+        }) {
+            guard resizing, !hookedTables[seen].resized else { return }
+            hookedTables[seen].resized = true
+            resizedTables.insert(hookedTables[seen].name)
             return
         }
         let name = String(cString: table)
         changedTables.insert(name)
         if resizing { resizedTables.insert(name) }
-        lastHookedTable = (name, resizing || resizedTables.contains(name))
+        hookedTables.append((name, resizing))
     }
 }
 

@@ -31,9 +31,13 @@ extension TrackedTable {
             .joined(separator: "\n")
     }
 
-    private func changed(_ column: String) -> String {
-        "(OLD.\(column) IS NOT NEW.\(column) COLLATE BINARY "
-            + "OR typeof(OLD.\(column)) IS NOT typeof(NEW.\(column)))"
+    /// SQL true when the update changes the column: its value, or (typeless columns only, see
+    /// `Column.isTypeless`) its storage class.
+    private func changed(_ column: Column) -> String {
+        let name = column.name.quotedIdentifier
+        let value = "OLD.\(name) IS NOT NEW.\(name) COLLATE BINARY"
+        guard column.isTypeless else { return "(\(value))" }
+        return "(\(value) OR typeof(OLD.\(name)) IS NOT typeof(NEW.\(name)))"
     }
 
     private func slots(_ prefix: String) -> String {
@@ -68,10 +72,10 @@ extension TrackedTable {
         )
         let keyChange =
             (["OLD.rowid IS NOT NEW.rowid"]
-            + Set(uniqueKeys.joined()).sorted().map { changed($0.quotedIdentifier) })
+            + columns.filter { Set(uniqueKeys.joined()).contains($0.name) }.map(changed))
             .joined(separator: " OR ")
         let mask = columns.map {
-            "(CASE WHEN \(changed($0.name.quotedIdentifier)) THEN \(1 << Int64($0.slot)) ELSE 0 END)"
+            "(CASE WHEN \(changed($0)) THEN \(1 << Int64($0.slot)) ELSE 0 END)"
         }.joined(separator: " | ")
         // Each column is compared once, in the mask; the values are picked by its bits.
         let oldChanged = columns.map {

@@ -6,6 +6,23 @@ struct TrackedTable: Sendable {
     struct Column: Sendable {
         let name: String
         let slot: Int
+        /// Declared without a type (or as BLOB): the one affinity under which two values can
+        /// compare equal yet differ in storage class (1 and 1.0). Any other affinity converts a
+        /// value before it is stored (and before a BEFORE trigger sees it as NEW), so equal
+        /// values there are identical.
+        let isTypeless: Bool
+
+        /// Whether SQLite gives a column declared as `type` no affinity (the rules of "Determination
+        /// Of Column Affinity": the INTEGER and TEXT rules come first), or stores its values as
+        /// they are (`ANY` in a STRICT table; counted typeless in any table, which only costs a
+        /// comparison).
+        static func isTypeless(declaredType type: String) -> Bool {
+            let type = type.uppercased()
+            if type.contains("INT") || ["CHAR", "CLOB", "TEXT"].contains(where: type.contains) {
+                return false
+            }
+            return type.isEmpty || type.contains("BLOB") || type == "ANY"
+        }
     }
 
     let id: Int64
@@ -41,6 +58,7 @@ struct TrackedTable: Sendable {
         var columns: [Column] = []
         for row in stored {
             let column: String = try row.decode("name")
+            let type: String = try row.decode("type")
             try db.execute(
                 """
                 INSERT OR IGNORE INTO \(UndoLogSchema.columns)(tableId, name, slot)
@@ -53,7 +71,8 @@ struct TrackedTable: Sendable {
                     "SELECT slot FROM \(UndoLogSchema.columns) WHERE tableId = ? AND name = ?",
                     [.integer(id), .text(column)]) ?? 0
             guard slot < 62 else { throw UndoError.tooManyColumns(name) }
-            columns.append(Column(name: column, slot: slot))
+            columns.append(
+                Column(name: column, slot: slot, isTypeless: Column.isTypeless(declaredType: type)))
         }
         let keys = stored.filter { (try? $0.decode("pk", as: Int.self)) ?? 0 > 0 }
         var alias: String?

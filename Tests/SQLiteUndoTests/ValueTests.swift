@@ -123,3 +123,84 @@ import Testing
         #expect(rows == [[7, "a", 1], [9, "b", 2]])
     }
 }
+
+/// Typed columns: SQLite converts a value to the column's affinity before it is stored (and
+/// before a BEFORE trigger reads it as NEW), so the triggers compare values alone there, and
+/// storage classes too only in typeless columns.
+@Suite struct TypedColumnTests {
+    static let schema = """
+        CREATE TABLE items(id INTEGER PRIMARY KEY, i INTEGER, r REAL, t TEXT, n NUMERIC, b BLOB,
+            u, a ANY);
+        CREATE TABLE strict(id INTEGER PRIMARY KEY, a ANY, i INT) STRICT;
+        """
+
+    private func fixture() throws -> Fixture {
+        try Fixture(schema: Self.schema, tables: ["items", "strict"])
+    }
+
+    private func stored(_ fixture: Fixture, _ table: String) throws -> [[SQLiteValue]] {
+        try fixture.db.read { db in
+            let columns = table == "items" ? ["i", "r", "t", "n", "b", "u", "a"] : ["a", "i"]
+            let each = columns.map { "typeof(\($0)), quote(\($0))" }.joined(separator: ", ")
+            return try db.fetchAll(Row.self, "SELECT id, \(each) FROM \(table) ORDER BY id")
+                .map(\.values)
+        }
+    }
+
+    /// Every value into every column, one barrier each; undone one by one, each step shows the
+    /// stored values (storage class and bytes) as they were before it.
+    @Test func everyValueInEveryAffinityUndoesExactly() throws {
+        let fixture = try fixture()
+        try fixture.execute("INSERT INTO items(id) VALUES (1)")
+        let values: [SQLiteValue] =
+            ValueTests.hardValues + [
+                .integer(1), .real(1.0), .text("1"), .text("1.0"), .integer(1), .text(" 1"),
+                .real(2.5), .text("2.5"), .blob([0x31]), .integer(1),
+            ]
+        var states = [try stored(fixture, "items")]
+        for value in values {
+            try undoable("Set") {
+                try fixture.execute(
+                    "UPDATE items SET i = ?1, r = ?1, t = ?1, n = ?1, b = ?1, u = ?1, a = ?1",
+                    [value])
+            }
+            states.append(try stored(fixture, "items"))
+        }
+        let stack = fixture.engine.defaultStack
+        while stack.canUndo {
+            try stack.undo()
+            states.removeLast()
+            #expect(try stored(fixture, "items") == states.last)
+        }
+        #expect(states.count == 1)
+    }
+
+    /// A value that only looks different (5.0 into an INTEGER column holding 5) is stored as
+    /// the same value: no change, so nothing to undo. In a typeless column it is a change.
+    @Test func convertedToTheSameValueIsNoChange() throws {
+        let fixture = try fixture()
+        try fixture.execute(
+            "INSERT INTO items(id, i, r, t, n, u) VALUES (1, 5, 2.0, '7', 10, 5)")
+        let before = try stored(fixture, "items")
+        try undoable("Same values") {
+            try fixture.execute("UPDATE items SET i = 5.0, r = 2, t = 7, n = '10'")
+        }
+        #expect(try stored(fixture, "items") == before)
+        #expect(!fixture.engine.defaultStack.canUndo)
+        try undoable("Real") { try fixture.execute("UPDATE items SET u = 5.0") }
+        #expect(fixture.engine.defaultStack.canUndo)
+        try fixture.engine.defaultStack.undo()
+        #expect(try stored(fixture, "items") == before)
+    }
+
+    /// `ANY` in a STRICT table keeps values as they are: 1 to 1.0 is a change there.
+    @Test func anyColumnOfAStrictTableKeepsStorageClasses() throws {
+        let fixture = try fixture()
+        try fixture.execute("INSERT INTO strict(id, a, i) VALUES (1, 1, 1)")
+        let before = try stored(fixture, "strict")
+        try undoable("Real") { try fixture.execute("UPDATE strict SET a = 1.0") }
+        #expect(try stored(fixture, "strict") == [[1, "real", "1.0", "integer", "1"]])
+        try fixture.engine.defaultStack.undo()
+        #expect(try stored(fixture, "strict") == before)
+    }
+}
