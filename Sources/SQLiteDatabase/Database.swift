@@ -50,28 +50,36 @@ public final class Database {
     public func fetchAll<T: FetchableRecord>(
         _ type: T.Type, _ sql: String, _ arguments: [SQLiteValue] = []
     ) throws -> [T] {
-        try withRows(sql, arguments, limit: nil) { try T(row: $0) }
+        try withRows(sql, arguments, limit: nil) { try T(row: $0.currentRow()) }
     }
 
     /// The first column of every row of a query, decoded as `T`.
     public func fetchAll<T: SQLiteValueConvertible>(
         _ type: T.Type, _ sql: String, _ arguments: [SQLiteValue] = []
     ) throws -> [T] {
-        try withRows(sql, arguments, limit: nil) { try $0.decode(at: 0, as: T.self) }
+        try withRows(sql, arguments, limit: nil) { try $0.decodeFirstColumn(as: T.self) }
+    }
+
+    /// `fetchAll` of integers, without the generic decoding: the undo engine reads thousands
+    /// of rowids this way.
+    public func fetchAll(
+        _ type: Int64.Type, _ sql: String, _ arguments: [SQLiteValue] = []
+    ) throws -> [Int64] {
+        try withRows(sql, arguments, limit: nil) { try $0.decodeFirstColumn(as: Int64.self) }
     }
 
     /// The first row of a query, decoded whole; nil when there is no row.
     public func fetchOne<T: FetchableRecord>(
         _ type: T.Type, _ sql: String, _ arguments: [SQLiteValue] = []
     ) throws -> T? {
-        try withRows(sql, arguments, limit: 1) { try T(row: $0) }.first
+        try withRows(sql, arguments, limit: 1) { try T(row: $0.currentRow()) }.first
     }
 
     /// The first column of the first row of a query; nil when there is no row or it is NULL.
     public func fetchOne<T: SQLiteValueConvertible>(
         _ type: T.Type, _ sql: String, _ arguments: [SQLiteValue] = []
     ) throws -> T? {
-        let row = try withRows(sql, arguments, limit: 1) { $0 }.first
+        let row = try withRows(sql, arguments, limit: 1) { $0.currentRow() }.first
         guard let row, !row[0].isNull else { return nil }
         return try row.decode(at: 0, as: T.self)
     }
@@ -79,14 +87,15 @@ public final class Database {
     /// Reads up to `limit` rows with a cached statement, reset when done, so that repeated
     /// queries are prepared once. (A cursor, which may outlive the call, gets its own statement.)
     private func withRows<T>(
-        _ sql: String, _ arguments: [SQLiteValue], limit: Int?, _ decode: (Row) throws -> T
+        _ sql: String, _ arguments: [SQLiteValue], limit: Int?,
+        _ decode: (Statement) throws -> T
     ) throws -> [T] {
         let statement = try cachedStatement(sql)
         try statement.bind(arguments)
         defer { sqlite3_reset(statement.handle) }
         var result: [T] = []
         while limit.map({ result.count < $0 }) ?? true, try statement.step() {
-            result.append(try decode(statement.currentRow()))
+            result.append(try decode(statement))
         }
         return result
     }

@@ -74,6 +74,14 @@ final class Statement {
         Self.value(of: sqlite3_column_value(handle, column))
     }
 
+    /// The current row's first column as `T`; throws as `Row.decode(at:as:)` does.
+    func decodeFirstColumn<T: SQLiteValueConvertible>(as type: T.Type) throws -> T {
+        guard sqlite3_column_count(handle) > 0 else {
+            throw SQLiteError(code: .misuse, message: "no column at index 0")
+        }
+        return try Row.convert(value(at: 0), to: T.self, column: columnNames[0])
+    }
+
     func currentRow() -> Row {
         Row(
             columnNames: columnNames,

@@ -21,6 +21,8 @@ struct BatchReplay {
         let stored: UndoLogSchema.Kind
         /// What the change did, read as the barrier is replayed (swapped when inverted).
         let kind: UndoLogSchema.Kind
+        /// How many log rows it has.
+        let count: Int
         let lastSeq: Int64
         /// The mask every log row of the part has, when they all have the same.
         let sharedMask: Int64?
@@ -40,58 +42,47 @@ struct BatchReplay {
     private var originalRowid: String { inverted ? "newRowid" : "oldRowid" }
 
     /// Reverts the barrier only when that restores every value exactly and deletes no row:
-    /// the simple shape, inserts and updates only, and every row and column still as the
+    /// the simple shape, updates and deletes only, and every row and column still as the
     /// barrier left it. Returns false, having changed nothing, otherwise. Nothing else is
     /// written, so the barrier's own log, read inverted, is the exact inverse.
+    ///
+    /// One pass per part: each statement restores only the rows still exactly as the barrier
+    /// left them (and a deleted row only where its rowid is free); when that is fewer rows than
+    /// the part logged, someone changed one since (or the log names a row twice) and the
+    /// savepoint takes everything back.
     mutating func revertExactly() throws -> Bool {
-        guard let parts = try simpleParts(), !parts.contains(where: { $0.kind == .insert }) else {
+        guard let parts = try simpleParts(checkingRowsOnce: false),
+            !parts.contains(where: { $0.kind == .insert })
+        else { return false }
+        var restored: [String: Set<Int64>] = [:]
+        do {
+            try db.savepoint {
+                for part in parts {
+                    let rowids =
+                        part.kind == .update
+                        ? try restoreUpdatedExactly(part)
+                        : try restoreDeleted(part, reporting: false)
+                    guard rowids.count == part.count else { throw NotExact() }
+                    restored[part.table.name, default: []].formUnion(rowids)
+                }
+            }
+        } catch is NotExact {
             return false
         }
-        for part in parts where try !isExact(part) { return false }
-        for part in parts {
-            switch part.kind {
-            case .update: try restoreUpdated(part, reporting: false)
-            case .delete: try restoreDeleted(part, reporting: false)
-            case .insert: return false
-            }
-            try noteAffected(part)
-        }
+        affectedRows = restored
         return true
     }
 
-    /// Whether reverting the part would restore every value without meeting anyone's change.
-    private func isExact(_ part: Part) throws -> Bool {
-        let filter = "l.barrier = ? AND l.tableId = ? AND l.kind = ?"
-        let sql: String
-        switch part.kind {
-        case .update, .insert:
-            let still = part.table.columns.map { column in
-                "(l.mask & \(1 << Int64(column.slot)) = 0 OR "
-                    + Self.same(
-                        "target.\(column.name.quotedIdentifier)", "l.\(after)\(column.slot)")
-                    + ")"
-            }
-            sql = """
-                SELECT count(*) FROM \(log) AS l
-                LEFT JOIN \(part.table.sqlName) AS target ON target.rowid = l.\(currentRowid)
-                WHERE \(filter) AND (target.rowid IS NULL OR NOT (\(still.joined(separator: " AND "))))
-                """
-        case .delete:
-            sql = """
-                SELECT count(*) FROM \(log) AS l
-                JOIN \(part.table.sqlName) AS target ON target.rowid = l.\(originalRowid)
-                WHERE \(filter)
-                """
-        }
-        return try db.fetchOne(Int.self, sql, arguments(part)) == 0
-    }
+    /// A row of the barrier is no longer as it left it.
+    private struct NotExact: Error {}
+
     /// Reverts the barrier; returns false (having changed nothing) when its shape needs the
     /// row-by-row replay.
     mutating func revert() throws -> Bool {
-        guard let parts = try simpleParts() else { return false }
+        guard let parts = try simpleParts(checkingRowsOnce: true) else { return false }
         for part in parts {
             switch part.kind {
-            case .update: try restoreUpdated(part, reporting: true)
+            case .update: try restoreUpdated(part)
             case .delete: try restoreDeleted(part, reporting: true)
             case .insert: try removeInserted(part)
             }
@@ -127,21 +118,32 @@ struct BatchReplay {
     private var log: String { UndoLogSchema.log }
 
     /// The tables of the barrier, last touched first, when every one has the simple shape.
-    private func simpleParts() throws -> [Part]? {
-        let rows = try db.fetchAll(
-            Row.self,
+    /// `checkingRowsOnce` also requires each row to be logged once per table, which the exact
+    /// replay needs not check (it counts the rows it restores).
+    private func simpleParts(checkingRowsOnce: Bool) throws -> [Part]? {
+        let summary = """
+            count(*), \(checkingRowsOnce ? "count(DISTINCT coalesce(newRowid, oldRowid))" : "count(*)"),
+            sum(kind = 2 AND oldRowid IS NOT newRowid), min(mask), max(mask), max(seq)
+            FROM \(log) WHERE barrier = ?
             """
-            SELECT tableId, kind, count(*), count(DISTINCT coalesce(newRowid, oldRowid)),
-                   sum(kind = 2 AND oldRowid IS NOT newRowid), min(mask), max(mask), max(seq)
-            FROM \(log) WHERE barrier = ? GROUP BY tableId, kind
-            """, [.integer(barrier)])
+        // A bulk statement logs one table and kind: one pass without sorting tells.
+        var rows = try db.fetchAll(
+            Row.self,
+            "SELECT min(tableId), min(kind), \(summary) HAVING min(tableId) = max(tableId) "
+                + "AND min(kind) = max(kind)", [.integer(barrier)])
+        if rows.isEmpty {
+            rows = try db.fetchAll(
+                Row.self, "SELECT tableId, kind, \(summary) GROUP BY tableId, kind",
+                [.integer(barrier)])
+        }
         var parts: [Part] = []
         var seen: Set<Int64> = []
         for row in rows {
             let tableID: Int64 = try row.decode(at: 0)
+            let count: Int = try row.decode(at: 2)
             guard let table = tables[tableID], seen.insert(tableID).inserted,
                 let stored = UndoLogSchema.Kind(rawValue: try row.decode(at: 1)),
-                try row.decode(at: 2, as: Int.self) == row.decode(at: 3, as: Int.self),
+                try count == row.decode(at: 3, as: Int.self),
                 try row.decode(at: 4, as: Int.self) == 0
             else { return nil }
             let (lowest, highest): (Int64, Int64) = (try row.decode(at: 5), try row.decode(at: 6))
@@ -156,8 +158,8 @@ struct BatchReplay {
                 ? stored : stored == .insert ? .delete : stored == .delete ? .insert : .update
             parts.append(
                 Part(
-                    table: table, stored: stored, kind: kind, lastSeq: try row.decode(at: 7),
-                    sharedMask: lowest == highest ? lowest : nil))
+                    table: table, stored: stored, kind: kind, count: count,
+                    lastSeq: try row.decode(at: 7), sharedMask: lowest == highest ? lowest : nil))
         }
         // Replayed last change first; read inverted, the log's order is reversed too.
         return parts.sorted { inverted ? $0.lastSeq < $1.lastSeq : $0.lastSeq > $1.lastSeq }
@@ -174,34 +176,65 @@ struct BatchReplay {
 
     // MARK: Updates
 
-    /// Restores the columns each logged update changed. `reporting` (the replay that may meet
-    /// others' changes) reports and keeps them; without it every value is known to be still the
-    /// barrier's (`isExact`), so values are written as they are.
-    private mutating func restoreUpdated(_ part: Part, reporting: Bool) throws {
-        let table = part.table
-        let masks =
-            try part.sharedMask.map { [$0] }
+    /// The part's masks: the shared one, or each one its log rows have.
+    private func masks(_ part: Part) throws -> [Int64] {
+        try part.sharedMask.map { [$0] }
             ?? db.fetchAll(
                 Int64.self,
                 "SELECT DISTINCT mask FROM \(log) WHERE barrier = ? AND tableId = ? AND kind = ?",
                 arguments(part))
-        for mask in masks {
-            let columns = table.columns.filter { mask & (1 << Int64($0.slot)) != 0 }
-            if reporting { try reportUpdateConflicts(part, columns, mask) }
+    }
+
+    private func changedColumns(_ part: Part, _ mask: Int64) -> [TrackedTable.Column] {
+        part.table.columns.filter { mask & (1 << Int64($0.slot)) != 0 }
+    }
+
+    private func updateFromLog(_ part: Part, set assignments: [String], where condition: String)
+        -> String
+    {
+        """
+        UPDATE \(part.table.sqlName) AS target SET \(assignments.joined(separator: ", "))
+        FROM \(log) AS l
+        WHERE l.barrier = ? AND l.tableId = ? AND l.kind = ? AND l.mask = ?
+            AND target.rowid = l.\(currentRowid)\(condition)
+        """
+    }
+
+    /// Restores the columns each logged update changed, in the rows where every one of them
+    /// still holds what the barrier left; returns those rows.
+    private func restoreUpdatedExactly(_ part: Part) throws -> [Int64] {
+        var restored: [Int64] = []
+        for mask in try masks(part) {
+            let columns = changedColumns(part, mask)
+            let assignments = columns.map {
+                "\($0.name.quotedIdentifier) = l.\(before)\($0.slot)"
+            }
+            let unchanged = columns.map {
+                " AND " + Self.same("target.\($0.name.quotedIdentifier)", "l.\(after)\($0.slot)")
+            }
+            restored += try db.fetchReplay(
+                updateFromLog(part, set: assignments, where: unchanged.joined())
+                    + " RETURNING rowid",
+                arguments(part) + [.integer(mask)])
+        }
+        return restored
+    }
+
+    /// Restores the columns each logged update changed where they still hold what the barrier
+    /// left; reports and keeps the others' changes.
+    private mutating func restoreUpdated(_ part: Part) throws {
+        for mask in try masks(part) {
+            let columns = changedColumns(part, mask)
+            try reportUpdateConflicts(part, columns, mask)
             let assignments = columns.map { column in
                 let name = column.name.quotedIdentifier
-                let left = "l.\(after)\(column.slot)"
-                guard reporting else { return "\(name) = l.\(before)\(column.slot)" }
-                return "\(name) = CASE WHEN \(Self.same("target.\(name)", left)) "
+                return
+                    "\(name) = CASE WHEN \(Self.same("target.\(name)", "l.\(after)\(column.slot)")) "
                     + "THEN l.\(before)\(column.slot) ELSE target.\(name) END"
             }
             try db.executeReplay(
-                """
-                UPDATE \(table.sqlName) AS target SET \(assignments.joined(separator: ", "))
-                FROM \(log) AS l
-                WHERE l.barrier = ? AND l.tableId = ? AND l.kind = ? AND l.mask = ?
-                    AND target.rowid = l.\(currentRowid)
-                """, arguments(part) + [.integer(mask)])
+                updateFromLog(part, set: assignments, where: ""), arguments(part) + [.integer(mask)]
+            )
         }
     }
 
@@ -243,8 +276,10 @@ struct BatchReplay {
 
     // MARK: Deletes and inserts
 
-    /// Rows the barrier deleted come back, unless someone re-created their rowid.
-    private mutating func restoreDeleted(_ part: Part, reporting: Bool) throws {
+    /// Rows the barrier deleted come back, unless someone re-created their rowid; returns the
+    /// rows that came back. `reporting` reports the re-created ones.
+    @discardableResult
+    private mutating func restoreDeleted(_ part: Part, reporting: Bool) throws -> [Int64] {
         let table = part.table
         let original = "l.\(originalRowid)"
         if reporting {
@@ -270,13 +305,14 @@ struct BatchReplay {
             names.append("rowid")
             values.append(original)
         }
-        try db.executeReplay(
+        return try db.fetchReplay(
             """
             INSERT INTO \(table.sqlName)(\(names.joined(separator: ", ")))
             SELECT \(values.joined(separator: ", ")) FROM \(log) AS l
             WHERE l.barrier = ? AND l.tableId = ? AND l.kind = ?
                 AND NOT EXISTS (SELECT 1 FROM \(table.sqlName) WHERE rowid = \(original))
             ORDER BY l.seq \(inverted ? "ASC" : "DESC")
+            RETURNING rowid
             """, arguments(part))
     }
 

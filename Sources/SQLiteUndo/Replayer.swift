@@ -208,4 +208,12 @@ extension Database {
         #endif
         try execute(sql, arguments)
     }
+
+    /// `executeReplay` of a statement that returns the rowids it wrote (`RETURNING rowid`).
+    func fetchReplay(_ sql: String, _ arguments: [SQLiteValue]) throws -> [Int64] {
+        #if UndoDiagnostics
+            UndoDiagnostics.log(sql, arguments)
+        #endif
+        return try fetchAll(Int64.self, sql, arguments)
+    }
 }
