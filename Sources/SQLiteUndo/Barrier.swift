@@ -9,7 +9,7 @@ final class Barrier: Sendable {
     /// Whether the transactions it writes in also file it with its stack (`BarrierRecorder`);
     /// false for the barrier a replay records its inverse under, which the stack files itself.
     let recordsAtCommit: Bool
-    private let engines = Mutex<[ObjectIdentifier: UndoEngine]>([:])
+    private let engines = Mutex<[ObjectIdentifier: Capturing]>([:])
     private let recorded = Mutex<[ObjectIdentifier: Recorded]>([:])
     private let discarded = Atomic<Bool>(false)
 
@@ -31,22 +31,45 @@ final class Barrier: Sendable {
 
     deinit { BarrierID.close(id) }
 
+    /// An engine this barrier wrote to, and where its log rows there start.
+    private struct Capturing {
+        let engine: UndoEngine
+        var logStart: Int64
+    }
+
     /// The engine that captured last, as a bit pattern: a repeat capture (every row of a bulk
     /// statement) skips the lock.
     private let lastEngine = Atomic<UInt>(0)
 
     /// Called by an engine's capture function: this barrier wrote to that engine's database.
-    func didCapture(for engine: UndoEngine) {
+    /// `nextSeq` reads the `seq` the log row being captured will get; it is read on the first
+    /// capture, and again when `isFirstInTransaction` (a rolled-back transaction may have taken
+    /// back the rows the first bound counted on).
+    func didCapture(
+        for engine: UndoEngine, isFirstInTransaction: Bool, nextSeq: () -> Int64
+    ) {
         let key = ObjectIdentifier(engine)
         let bits = UInt(bitPattern: key)
-        guard lastEngine.exchange(bits, ordering: .relaxed) != bits else { return }
+        guard lastEngine.exchange(bits, ordering: .relaxed) != bits || isFirstInTransaction else {
+            return
+        }
         engines.withLock { engines in
-            if engines[key] == nil { engines[key] = engine }
+            if let known = engines[key] {
+                guard isFirstInTransaction else { return }
+                engines[key]?.logStart = min(known.logStart, nextSeq())
+            } else {
+                engines[key] = Capturing(engine: engine, logStart: nextSeq())
+            }
         }
     }
 
     /// The engines whose tables this barrier wrote.
-    var capturingEngines: [UndoEngine] { engines.withLock { Array($0.values) } }
+    var capturingEngines: [UndoEngine] { engines.withLock { $0.values.map(\.engine) } }
+
+    /// The lowest `seq` of this barrier's log rows in `engine`'s log (0 when it wrote none).
+    func logStart(in engine: UndoEngine) -> Int64 {
+        engines.withLock { $0[ObjectIdentifier(engine)]?.logStart } ?? 0
+    }
 
     /// Where a transaction filed this barrier on the stacks of the recorder's engine, or nil.
     func recorded(by recorder: BarrierRecorder) -> Recorded? {
@@ -162,7 +185,7 @@ private func discard(_ barrier: Barrier) throws {
         if let recorded = barrier.recorded(by: engine.recorder) {
             try recorded.stack.unrecord(barrier, recorded)
         } else {
-            try engine.discardLog(of: barrier.id)
+            try engine.discardLog(of: barrier)
         }
     }
 }

@@ -17,13 +17,17 @@ final class BarrierRecorder: WriteTransactionObserver, Sendable {
         var filed: [(barrier: Barrier, stack: UndoStack)] = []
     }
 
-    /// Called by the capture function for every captured row.
-    func noteCapture(_ barrier: Barrier, stack: @autoclosure () -> UndoStack) {
-        guard lastPending.exchange(barrier.id, ordering: .relaxed) != barrier.id else { return }
-        state.withLock { state in
+    /// Called by the capture function for every captured row; true for the barrier's first
+    /// capture in the open transaction.
+    func noteCapture(_ barrier: Barrier, stack: @autoclosure () -> UndoStack) -> Bool {
+        guard lastPending.exchange(barrier.id, ordering: .relaxed) != barrier.id else {
+            return false
+        }
+        return state.withLock { state in
             guard state.inTransaction, !state.pending.contains(where: { $0.barrier === barrier })
-            else { return }
+            else { return false }
             state.pending.append((barrier, stack()))
+            return true
         }
     }
 
@@ -47,12 +51,17 @@ final class BarrierRecorder: WriteTransactionObserver, Sendable {
             return state.pending
         }
         for (barrier, stack) in pending where barrier.recordsAtCommit {
+            let start = barrier.logStart(in: stack.engine)
             if barrier.isDiscarded {
-                try UndoLogSchema.deleteLog(of: barrier.id, db)
+                try UndoLogSchema.deleteLog(of: barrier.id, from: start, db)
             } else if let recorded = barrier.recorded(by: self) {
-                // Filed by an earlier transaction of the same block: only merged rows move.
-                guard recorded.entry != barrier.id else { continue }
-                try UndoLogSchema.moveLog(of: barrier.id, to: recorded.entry, db)
+                // Filed by an earlier transaction of the same block: its entry's span grows over
+                // this transaction's rows (moved there first when the barrier was merged).
+                if recorded.entry == barrier.id {
+                    try UndoLogSchema.extendSpan(of: barrier.id, from: start, db)
+                } else {
+                    try UndoLogSchema.moveLog(of: barrier.id, from: start, to: recorded.entry, db)
+                }
             } else {
                 state.withLock { $0.filed.append((barrier, stack)) }
                 barrier.setRecorded(try stack.record(barrier, db), by: self)

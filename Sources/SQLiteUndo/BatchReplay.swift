@@ -98,7 +98,7 @@ struct BatchReplay {
         return try db.fetchOne(
             Int.self,
             """
-            SELECT EXISTS (SELECT 1 FROM \(log) WHERE barrier = ? AND kind = ?
+            SELECT EXISTS (SELECT 1 FROM \(log) WHERE \(spanOf()) AND kind = ?
                 AND tableId IN (SELECT value FROM json_each(?)))
             """,
             [
@@ -110,12 +110,15 @@ struct BatchReplay {
     private mutating func noteAffected(_ part: Part) throws {
         let rowids = try db.fetchAll(
             Int64.self,
-            "SELECT coalesce(newRowid, oldRowid) FROM \(log) WHERE barrier = ? AND tableId = ?",
+            "SELECT coalesce(newRowid, oldRowid) FROM \(log) WHERE \(spanOf()) AND tableId = ?",
             [.integer(barrier), .integer(part.table.id)])
         affectedRows[part.table.name, default: []].formUnion(rowids)
     }
 
     private var log: String { UndoLogSchema.log }
+
+    /// SQL selecting the barrier's log rows (its id must be the statement's first argument).
+    private func spanOf(_ alias: String = "") -> String { UndoLogSchema.filedRows(alias) }
 
     /// The tables of the barrier, last touched first, when every one has the simple shape.
     /// `checkingRowsOnce` also requires each row to be logged once per table, which the exact
@@ -124,7 +127,7 @@ struct BatchReplay {
         let summary = """
             count(*), \(checkingRowsOnce ? "count(DISTINCT coalesce(newRowid, oldRowid))" : "count(*)"),
             sum(kind = 2 AND oldRowid IS NOT newRowid), min(mask), max(mask), max(seq)
-            FROM \(log) WHERE barrier = ?
+            FROM \(log) WHERE \(spanOf())
             """
         // A bulk statement logs one table and kind: one pass without sorting tells.
         var rows = try db.fetchAll(
@@ -181,7 +184,7 @@ struct BatchReplay {
         try part.sharedMask.map { [$0] }
             ?? db.fetchAll(
                 Int64.self,
-                "SELECT DISTINCT mask FROM \(log) WHERE barrier = ? AND tableId = ? AND kind = ?",
+                "SELECT DISTINCT mask FROM \(log) WHERE \(spanOf()) AND tableId = ? AND kind = ?",
                 arguments(part))
     }
 
@@ -195,7 +198,7 @@ struct BatchReplay {
         """
         UPDATE \(part.table.sqlName) AS target SET \(assignments.joined(separator: ", "))
         FROM \(log) AS l
-        WHERE l.barrier = ? AND l.tableId = ? AND l.kind = ? AND l.mask = ?
+        WHERE \(spanOf("l")) AND l.tableId = ? AND l.kind = ? AND l.mask = ?
             AND target.rowid = l.\(currentRowid)\(condition)
         """
     }
@@ -255,7 +258,7 @@ struct BatchReplay {
             SELECT l.\(currentRowid), target.rowid IS NULL, \((values + fine).joined(separator: ", "))
             FROM \(log) AS l
             LEFT JOIN \(table.sqlName) AS target ON target.rowid = l.\(currentRowid)
-            WHERE l.barrier = ? AND l.tableId = ? AND l.kind = ? AND l.mask = ?
+            WHERE \(spanOf("l")) AND l.tableId = ? AND l.kind = ? AND l.mask = ?
                 AND (target.rowid IS NULL OR NOT (\(fine.joined(separator: " AND "))))
             """, arguments(part) + [.integer(mask)])
         for row in rows {
@@ -291,7 +294,7 @@ struct BatchReplay {
                 """
                 SELECT \(original) FROM \(log) AS l JOIN \(table.sqlName) AS target
                     ON target.rowid = \(original)
-                WHERE l.barrier = ? AND l.tableId = ? AND l.kind = ?
+                WHERE \(spanOf("l")) AND l.tableId = ? AND l.kind = ?
                     AND (\(differs.joined(separator: " OR ")))
                 """, arguments(part))
             for rowid in recreated {
@@ -309,7 +312,7 @@ struct BatchReplay {
             """
             INSERT INTO \(table.sqlName)(\(names.joined(separator: ", ")))
             SELECT \(values.joined(separator: ", ")) FROM \(log) AS l
-            WHERE l.barrier = ? AND l.tableId = ? AND l.kind = ?
+            WHERE \(spanOf("l")) AND l.tableId = ? AND l.kind = ?
                 AND NOT EXISTS (SELECT 1 FROM \(table.sqlName) WHERE rowid = \(original))
             ORDER BY l.seq \(inverted ? "ASC" : "DESC")
             RETURNING rowid
@@ -328,7 +331,7 @@ struct BatchReplay {
             """
             SELECT \(current) FROM \(log) AS l JOIN \(table.sqlName) AS target
                 ON target.rowid = \(current)
-            WHERE l.barrier = ? AND l.tableId = ? AND l.kind = ? AND NOT (\(unchanged))
+            WHERE \(spanOf("l")) AND l.tableId = ? AND l.kind = ? AND NOT (\(unchanged))
             """, arguments(part))
         for rowid in changed {
             conflicts.append(UndoConflict(table: table.name, rowid: rowid, column: nil, kept: nil))
@@ -338,7 +341,7 @@ struct BatchReplay {
             DELETE FROM \(table.sqlName) WHERE rowid IN (
                 SELECT \(current) FROM \(log) AS l JOIN \(table.sqlName) AS target
                     ON target.rowid = \(current)
-                WHERE l.barrier = ? AND l.tableId = ? AND l.kind = ? AND \(unchanged))
+                WHERE \(spanOf("l")) AND l.tableId = ? AND l.kind = ? AND \(unchanged))
             """, arguments(part))
     }
 

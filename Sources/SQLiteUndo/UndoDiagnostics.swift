@@ -21,11 +21,23 @@ import SQLiteDatabase
             let empty = try db.fetchAll(
                 Int64.self,
                 """
-                SELECT id FROM \(UndoLogSchema.barriers) WHERE stackId = ? AND NOT EXISTS
-                    (SELECT 1 FROM \(UndoLogSchema.log) WHERE barrier = \(UndoLogSchema.barriers).id)
+                SELECT id FROM \(UndoLogSchema.barriers) AS b WHERE stackId = ? AND NOT EXISTS
+                    (SELECT 1 FROM \(UndoLogSchema.log)
+                     WHERE seq BETWEEN b.firstSeq AND b.lastSeq AND barrier = b.id)
                 """, [.text(stack.id)])
             if !empty.isEmpty {
                 throw UndoError.diagnosticFailed("registered barriers without log rows: \(empty)")
+            }
+            let outside = try db.fetchAll(
+                Int64.self,
+                """
+                SELECT l.seq FROM \(UndoLogSchema.log) AS l
+                JOIN \(UndoLogSchema.barriers) AS b ON b.id = l.barrier
+                WHERE l.seq NOT BETWEEN b.firstSeq AND b.lastSeq LIMIT 10
+                """)
+            if !outside.isEmpty {
+                throw UndoError.diagnosticFailed(
+                    "log rows outside their barrier's span: \(outside)")
             }
         }
 

@@ -116,11 +116,14 @@ public final class UndoEngine: Sendable {
     // MARK: Installation
 
     private func installFunctions(_ db: Database) throws {
-        try db.createFunction("sqliteundo_barrier", argumentCount: 0) { [weak self] _ in
+        try db.createFunction("sqliteundo_barrier", argumentCount: 0) { [weak self, unowned db] _ in
             guard let barrier = UndoContext.barrier else { return .null }
             if let self {
-                barrier.didCapture(for: self)
-                self.recorder.noteCapture(barrier, stack: self.currentStack)
+                let isFirst = self.recorder.noteCapture(barrier, stack: self.currentStack)
+                // Read while the row is not inserted yet; a failed read bounds nothing (0).
+                barrier.didCapture(for: self, isFirstInTransaction: isFirst) {
+                    (try? UndoLogSchema.nextSeq(db)) ?? 0
+                }
             }
             return .integer(barrier.id)
         }
@@ -218,7 +221,7 @@ public final class UndoEngine: Sendable {
         let values = (0..<slots).map { "o\($0)" } + (0..<slots).map { "n\($0)" }
         let cursor = try db.fetchCursor(
             "SELECT seq, tableId, kind, oldRowid, newRowid, mask, \(values.joined(separator: ", ")) "
-                + "FROM \(UndoLogSchema.log) WHERE barrier = ? ORDER BY seq "
+                + "FROM \(UndoLogSchema.log) WHERE \(UndoLogSchema.filedRows()) ORDER BY seq "
                 + (inverted ? "DESC" : "ASC"), [.integer(barrier)])
         var reducer = NetChangeReducer()
         var position: Int64 = 0
@@ -283,8 +286,10 @@ public final class UndoEngine: Sendable {
     }
 
     /// Deletes the log rows of a barrier that will not be registered (its block threw).
-    func discardLog(of barrier: Int64) throws {
-        try database.write { db in try UndoLogSchema.deleteLog(of: barrier, db) }
+    func discardLog(of barrier: Barrier) throws {
+        try database.write { db in
+            try UndoLogSchema.deleteLog(of: barrier.id, from: barrier.logStart(in: self), db)
+        }
     }
 }
 

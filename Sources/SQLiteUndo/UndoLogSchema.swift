@@ -8,11 +8,18 @@ import SQLiteDatabase
 /// - `sqliteundo_log`: one row per captured row change, in capture order (`seq`): the barrier,
 ///   the table, the kind, the rowid before and after, a bit mask of the slots it holds, and the
 ///   values before (`o<slot>`) and after (`n<slot>`). Columns without type keep every value
-///   exactly as SQLite stored it.
+///   exactly as SQLite stored it. It has no index: a barrier's rows are found by its span.
 /// - `sqliteundo_barriers`: registered barriers: their stack, list (0 undo, 1 redo), position,
-///   name, coalescing key, closing time, and whether its log reads inverted (an undo that
+///   name, coalescing key, closing time, whether its log reads inverted (an undo that
 ///   restored everything exactly turns the barrier into its own redo by flipping this flag,
-///   instead of recording the replay).
+///   instead of recording the replay), and its span: `firstSeq...lastSeq` holds every log row
+///   of the barrier (rows of other barriers written meanwhile may lie between them).
+///
+/// Why a span and not an index on `barrier`: the index costs a second b-tree insert for every
+/// captured row (a fifth of a bulk capture) and a lookup per row when reading; a span reads the
+/// rows in order. A barrier's rows all come after `Barrier.logStart` (the next `seq` when it
+/// first captured in a transaction), since rows are appended at the end of the log and its own
+/// rows stay while it is open; the transaction that files it (or adds to it) sets `lastSeq`.
 enum UndoLogSchema {
     static let log = "sqliteundo_log"
     static let barriers = "sqliteundo_barriers"
@@ -41,22 +48,60 @@ enum UndoLogSchema {
             CREATE TABLE IF NOT EXISTS \(log) (
                 seq INTEGER PRIMARY KEY, barrier INTEGER NOT NULL, tableId INTEGER NOT NULL,
                 kind INTEGER NOT NULL, oldRowid INTEGER, newRowid INTEGER, mask INTEGER NOT NULL);
-            CREATE INDEX IF NOT EXISTS \(log)_barrier ON \(log)(barrier);
             CREATE TABLE IF NOT EXISTS \(barriers) (
                 id INTEGER PRIMARY KEY, stackId TEXT NOT NULL, list INTEGER NOT NULL,
                 position INTEGER NOT NULL, name TEXT NOT NULL, coalescingKey TEXT,
-                closedAt REAL NOT NULL, inverted INTEGER NOT NULL DEFAULT 0);
+                closedAt REAL NOT NULL, inverted INTEGER NOT NULL DEFAULT 0,
+                firstSeq INTEGER NOT NULL DEFAULT 0, lastSeq INTEGER NOT NULL DEFAULT 0);
             CREATE INDEX IF NOT EXISTS \(barriers)_stack ON \(barriers)(stackId, list, position);
             """)
     }
 
-    /// Adds the columns a file made by an earlier version lacks.
+    /// Adds the columns a file made by an earlier version lacks, and replaces its index on the
+    /// log's `barrier` by spans.
     static func upgrade(_ db: Database) throws {
         let columns = try db.fetchAll(
             String.self, "SELECT name FROM pragma_table_info(?)", [.text(barriers)])
         if !columns.contains("inverted") {
             try db.execute("ALTER TABLE \(barriers) ADD COLUMN inverted INTEGER NOT NULL DEFAULT 0")
         }
+        if !columns.contains("firstSeq") {
+            try db.execute(
+                """
+                ALTER TABLE \(barriers) ADD COLUMN firstSeq INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE \(barriers) ADD COLUMN lastSeq INTEGER NOT NULL DEFAULT 0;
+                UPDATE \(barriers) SET
+                    firstSeq = coalesce((SELECT min(seq) FROM \(log) WHERE barrier = \(barriers).id), 0),
+                    lastSeq = coalesce((SELECT max(seq) FROM \(log) WHERE barrier = \(barriers).id), 0);
+                """)
+        }
+        try db.execute("DROP INDEX IF EXISTS \(log)_barrier")
+    }
+
+    /// The `seq` the next log row will get (or a lower one).
+    static func nextSeq(_ db: Database) throws -> Int64 {
+        try db.fetchOne(Int64.self, "SELECT coalesce(max(seq), 0) + 1 FROM \(log)") ?? 1
+    }
+
+    /// SQL true for the log rows (of the log aliased `alias`, or unaliased) of the filed barrier
+    /// whose id is the statement's first argument (`?1`), found by its span.
+    static func filedRows(_ alias: String = "") -> String {
+        let prefix = alias.isEmpty ? "" : alias + "."
+        return """
+            \(prefix)seq BETWEEN (SELECT firstSeq FROM \(barriers) WHERE id = ?1)
+                AND (SELECT lastSeq FROM \(barriers) WHERE id = ?1) AND \(prefix)barrier = ?1
+            """
+    }
+
+    /// Extends a filed barrier's span over the rows the open transaction gave it since
+    /// `start` (the first `seq` they may have).
+    static func extendSpan(of barrier: Int64, from start: Int64, _ db: Database) throws {
+        try db.execute(
+            """
+            UPDATE \(barriers) SET firstSeq = min(firstSeq, ?2),
+                lastSeq = max(lastSeq, (SELECT coalesce(max(seq), 0) FROM \(log)))
+            WHERE id = ?1
+            """, [.integer(barrier), .integer(start)])
     }
 
     /// How many value slots the log has now.
@@ -76,19 +121,27 @@ enum UndoLogSchema {
         }
     }
 
-    /// Deletes barriers' log rows that no barrier row claims and whose block cannot be running
-    /// any more: what a crash left of an unfinished barrier.
-    /// Deletes a barrier's log rows.
-    static func deleteLog(of barrier: Int64, _ db: Database) throws {
-        try db.execute("DELETE FROM \(log) WHERE barrier = ?", [.integer(barrier)])
-    }
-
-    /// Gives a barrier's log rows to another barrier (coalescing merges them into it).
-    static func moveLog(of barrier: Int64, to other: Int64, _ db: Database) throws {
+    /// Deletes a barrier's log rows, all at `start` or later.
+    static func deleteLog(of barrier: Int64, from start: Int64, _ db: Database) throws {
         try db.execute(
-            "UPDATE \(log) SET barrier = ? WHERE barrier = ?", [.integer(other), .integer(barrier)])
+            "DELETE FROM \(log) WHERE seq >= ? AND barrier = ?",
+            [.integer(start), .integer(barrier)])
     }
 
+    /// Gives a barrier's log rows (all at `start` or later) to another, filed barrier
+    /// (coalescing merges them into it), whose span grows to hold them.
+    static func moveLog(of barrier: Int64, from start: Int64, to other: Int64, _ db: Database)
+        throws
+    {
+        try db.execute(
+            "UPDATE \(log) SET barrier = ? WHERE seq >= ? AND barrier = ?",
+            [.integer(other), .integer(start), .integer(barrier)])
+        try extendSpan(of: other, from: start, db)
+    }
+
+    /// Deletes barriers' log rows that no barrier row claims and whose block cannot be running
+    /// any more: what a crash left of an unfinished barrier. Reads the whole log, once, when an
+    /// engine opens.
     static func discardUnfinishedBarriers(_ db: Database) throws {
         let orphans = try db.fetchAll(
             Int64.self,
@@ -97,7 +150,7 @@ enum UndoLogSchema {
             WHERE barrier NOT IN (SELECT id FROM \(barriers))
             """)
         for barrier in orphans where !BarrierID.mayBeRunning(barrier) {
-            try deleteLog(of: barrier, db)
+            try deleteLog(of: barrier, from: 0, db)
         }
         let low = BarrierID.processID << 32
         let used = try db.fetchOne(

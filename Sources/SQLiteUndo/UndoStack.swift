@@ -107,7 +107,7 @@ public final class UndoStack: Sendable {
                     added = try move(top, to: target, db)
                 } else {
                     try deleteEntries("id = ?", [.integer(top.id)], db)
-                    if try hasLog(inverse.id, db) {
+                    if try hasLog(inverse, db) {
                         added = try insertEntry(inverse, list: target, db)
                     }
                 }
@@ -149,7 +149,7 @@ public final class UndoStack: Sendable {
     /// `levelsOfUndo`. The caller reloads the lists if the transaction rolls back.
     /// - Returns: where it went, or nil when it has no log (nothing to undo).
     func record(_ barrier: Barrier, _ db: Database) throws -> Barrier.Recorded? {
-        guard try hasLog(barrier.id, db) else { return nil }
+        guard try hasLog(barrier, db) else { return nil }
         if let merged = try merge(barrier, db) { return merged }
         if canRedo { try deleteEntries("stackId = ? AND list = 1", [.text(id)], db) }
         let entry = try insertEntry(barrier, list: .undo, db)
@@ -172,9 +172,7 @@ public final class UndoStack: Sendable {
         do {
             try engine.database.write { db in
                 if let first = recorded.mergedFromSeq {
-                    try db.execute(
-                        "DELETE FROM \(UndoLogSchema.log) WHERE barrier = ? AND seq >= ?",
-                        [.integer(recorded.entry), .integer(first)])
+                    try UndoLogSchema.deleteLog(of: recorded.entry, from: first, db)
                     return
                 }
                 try deleteEntries("id = ?", [.integer(barrier.id)], db)
@@ -198,11 +196,13 @@ public final class UndoStack: Sendable {
         else { return nil }
         let now = Date().timeIntervalSince1970
         guard now - top.closedAt <= mergeInterval else { return nil }
+        let start = barrier.logStart(in: engine)
         let first =
             try db.fetchOne(
-                Int64.self, "SELECT min(seq) FROM \(UndoLogSchema.log) WHERE barrier = ?",
-                [.integer(barrier.id)]) ?? 0
-        try UndoLogSchema.moveLog(of: barrier.id, to: top.id, db)
+                Int64.self,
+                "SELECT min(seq) FROM \(UndoLogSchema.log) WHERE seq >= ? AND barrier = ?",
+                [.integer(start), .integer(barrier.id)]) ?? start
+        try UndoLogSchema.moveLog(of: barrier.id, from: start, to: top.id, db)
         try db.execute(
             "UPDATE \(UndoLogSchema.barriers) SET closedAt = ? WHERE id = ?",
             [.real(now), .integer(top.id)])
@@ -236,33 +236,40 @@ public final class UndoStack: Sendable {
         try db.execute(
             """
             INSERT INTO \(UndoLogSchema.barriers)
-                (id, stackId, list, position, name, coalescingKey, closedAt)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
+                (id, stackId, list, position, name, coalescingKey, closedAt, firstSeq, lastSeq)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, (SELECT coalesce(max(seq), 0) FROM \(UndoLogSchema.log)))
             """,
             [
                 .integer(entry.id), .text(id), .integer(list.rawValue), .integer(position),
                 .text(entry.name), entry.coalescingKey.map { .text($0) } ?? .null,
-                .real(entry.closedAt),
+                .real(entry.closedAt), .integer(barrier.logStart(in: engine)),
             ])
         return entry
     }
 
-    /// Deletes the barriers matching `condition` (on `sqliteundo_barriers`) and their log rows.
+    /// Deletes the barriers matching `condition` (on `sqliteundo_barriers`) and their log rows,
+    /// each read by its span.
     private func deleteEntries(_ condition: String, _ arguments: [SQLiteValue], _ db: Database)
         throws
     {
-        try db.execute(
-            """
-            DELETE FROM \(UndoLogSchema.log) WHERE barrier IN
-                (SELECT id FROM \(UndoLogSchema.barriers) WHERE \(condition))
-            """, arguments)
+        let spans = try db.fetchAll(
+            Row.self,
+            "SELECT id, firstSeq, lastSeq FROM \(UndoLogSchema.barriers) WHERE \(condition)",
+            arguments)
+        for span in spans {
+            try db.execute(
+                "DELETE FROM \(UndoLogSchema.log) WHERE seq BETWEEN ?2 AND ?3 AND barrier = ?1",
+                span.values)
+        }
         try db.execute("DELETE FROM \(UndoLogSchema.barriers) WHERE \(condition)", arguments)
     }
 
-    private func hasLog(_ barrier: Int64, _ db: Database) throws -> Bool {
+    /// Whether a barrier not filed yet has log rows.
+    private func hasLog(_ barrier: Barrier, _ db: Database) throws -> Bool {
         try db.fetchOne(
-            Int.self, "SELECT EXISTS (SELECT 1 FROM \(UndoLogSchema.log) WHERE barrier = ?)",
-            [.integer(barrier)]) == 1
+            Int.self,
+            "SELECT EXISTS (SELECT 1 FROM \(UndoLogSchema.log) WHERE seq >= ? AND barrier = ?)",
+            [.integer(barrier.logStart(in: engine)), .integer(barrier.id)]) == 1
     }
 
     /// Reads the lists again from the file (after a transaction that changed them rolled back).

@@ -1,0 +1,127 @@
+import Foundation
+import SQLiteDatabase
+import SQLiteUndo
+import Testing
+
+/// A barrier's log rows are read by its span of `seq` (the log has no index on `barrier`): the
+/// span must hold every row of the barrier, whatever happened between its writes.
+@Suite struct LogSpanTests {
+    struct Stop: Error {}
+
+    /// A transaction that rolls back takes its log rows with it, so the next rows reuse their
+    /// `seq`: a barrier that first wrote in it, after a nested barrier's rows, then writes again
+    /// in a later transaction, still finds all its rows.
+    @Test func barrierWritingAgainAfterARolledBackTransactionKeepsItsRows() throws {
+        let fixture = try Fixture()
+        try undoable("Outer") {
+            _ = try? fixture.db.write { db in
+                try undoable("Inner") {
+                    for name in ["i1", "i2", "i3"] {
+                        try db.execute("INSERT INTO items(name) VALUES (?)", [.text(name)])
+                    }
+                }
+                try db.execute("INSERT INTO items(name) VALUES ('lost')")
+                throw Stop()
+            }
+            try fixture.execute("INSERT INTO items(name) VALUES ('kept')")
+        }
+        let stack = fixture.engine.defaultStack
+        #expect(stack.state.undo == ["Outer"])
+        #expect(try fixture.rows() == [[1, "kept", nil, 0]])
+        try stack.undo()
+        #expect(try fixture.rows() == [])
+        try stack.redo()
+        #expect(try fixture.rows() == [[1, "kept", nil, 0]])
+    }
+
+    /// Two stacks writing in turn: their spans overlap, each reads only its own rows.
+    @Test func interleavedStacksUndoTheirOwnRows() throws {
+        let fixture = try Fixture()
+        let left = try fixture.engine.stack(id: "left")
+        let right = try fixture.engine.stack(id: "right")
+        try fixture.execute("INSERT INTO items(id, name) VALUES (1, 'l'), (2, 'r')")
+        for round in 1...3 {
+            try withUndoStack(left) {
+                try undoable("Type", coalescing: "typing") {
+                    try fixture.execute(
+                        "UPDATE items SET name = name || ? WHERE id = 1", [.text("\(round)")])
+                }
+            }
+            try withUndoStack(right) {
+                try undoable("Right \(round)") {
+                    try fixture.execute(
+                        "UPDATE items SET name = name || ? WHERE id = 2", [.text("\(round)")])
+                }
+            }
+        }
+        #expect(left.state.undo == ["Type"])
+        #expect(right.state.undo.count == 3)
+        try left.undo()
+        #expect(try fixture.rows() == [[1, "l", nil, 0], [2, "r123", nil, 0]])
+        try right.undo()
+        try right.undo()
+        #expect(try fixture.rows() == [[1, "l", nil, 0], [2, "r1", nil, 0]])
+        try left.redo()
+        #expect(try fixture.rows() == [[1, "l123", nil, 0], [2, "r1", nil, 0]])
+    }
+
+    /// A file written by an earlier version (an index on the log's `barrier`, no spans) keeps
+    /// its history: spans are read from the log once, and the index is dropped.
+    @Test func historyOfAFileWithoutSpansStaysUndoable() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "undo-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("old.db").path
+        let open = { () throws -> (DatabaseQueue, UndoEngine) in
+            let db = try DatabaseQueue(path: path)
+            try db.write {
+                try $0.execute(
+                    "CREATE TABLE IF NOT EXISTS items(id INTEGER PRIMARY KEY, name TEXT)")
+            }
+            return (db, try UndoEngine(for: db, tableNames: ["items"]))
+        }
+        do {
+            let (db, engine) = try open()
+            let panes = [try engine.stack(id: "a"), try engine.stack(id: "b")]
+            for (index, name) in ["x", "y", "z", "w"].enumerated() {
+                try withUndoStack(panes[index % 2]) {
+                    try undoable("Add \(name)") {
+                        try db.write {
+                            try $0.execute("INSERT INTO items(name) VALUES (?)", [.text(name)])
+                        }
+                    }
+                }
+            }
+            try panes[1].undo()
+        }
+        do {
+            let old = try DatabaseQueue(path: path)
+            try old.write {
+                try $0.execute(
+                    """
+                    ALTER TABLE sqliteundo_barriers DROP COLUMN firstSeq;
+                    ALTER TABLE sqliteundo_barriers DROP COLUMN lastSeq;
+                    CREATE INDEX sqliteundo_log_barrier ON sqliteundo_log(barrier);
+                    """)
+            }
+        }
+        let (db, engine) = try open()
+        let indexes = try db.read {
+            try $0.fetchAll(
+                String.self, "SELECT name FROM sqlite_schema WHERE name = 'sqliteundo_log_barrier'")
+        }
+        #expect(indexes.isEmpty)
+        let names = { try db.read { try $0.fetchAll(String.self, "SELECT name FROM items") } }
+        let a = try engine.stack(id: "a")
+        let b = try engine.stack(id: "b")
+        #expect(try names() == ["x", "y", "z"])
+        try b.redo()
+        #expect(try names() == ["x", "y", "z", "w"])
+        try a.undo()
+        try b.undo()
+        try b.undo()
+        #expect(try names() == ["x"])
+        try a.undo()
+        #expect(try names() == [])
+    }
+}
