@@ -173,14 +173,16 @@ import Testing
         try expectRegisteredBarriersHaveLogs(database, "\(context)")
     }
 
-    /// Every log row belongs to a registered barrier: no change committed without its undo.
+    /// Every log row belongs to a registered barrier, inside the span its undo reads: no
+    /// change committed without its undo.
     func expectLogRowsHaveBarriers(_ database: DatabaseQueue, _ context: String) throws {
         let unfiled = try database.read {
             try $0.fetchOne(
                 Int.self,
                 """
-                SELECT count(*) FROM sqliteundo_log
-                WHERE barrier NOT IN (SELECT id FROM sqliteundo_barriers)
+                SELECT count(*) FROM sqliteundo_log AS l WHERE NOT EXISTS (
+                    SELECT 1 FROM sqliteundo_barriers AS b
+                    WHERE b.id = l.barrier AND l.seq BETWEEN b.firstSeq AND b.lastSeq)
                 """)
         }
         #expect(unfiled == 0, "a committed change without its undo entry; \(context)")
