@@ -49,28 +49,75 @@ struct BatchReplay {
     /// One pass per part: each statement restores only the rows still exactly as the barrier
     /// left them (and a deleted row only where its rowid is free); when that is fewer rows than
     /// the part logged, someone changed one since (or the log names a row twice) and the
-    /// savepoint takes everything back.
+    /// savepoint takes everything back. A barrier of one bulk statement has one part: it is
+    /// guessed from the first log row and checked against the count of all of them, without
+    /// reading the log's shape first.
     mutating func revertExactly() throws -> Bool {
+        if let guess = try firstRowPart(),
+            try restoreExactly([guess], expectingInAll: try logCount())
+        {
+            return true
+        }
         guard let parts = try simpleParts(checkingRowsOnce: false),
             !parts.contains(where: { $0.kind == .insert })
         else { return false }
+        return try restoreExactly(parts, expectingInAll: nil)
+    }
+
+    /// Restores the parts' rows still as the barrier left them, in a savepoint kept only when
+    /// that is every row of each part (or `expectingInAll` rows in all).
+    private mutating func restoreExactly(_ parts: [Part], expectingInAll total: Int?) throws
+        -> Bool
+    {
         var restored: [String: Set<Int64>] = [:]
         do {
             try db.savepoint {
+                var count = 0
                 for part in parts {
                     let rowids =
                         part.kind == .update
                         ? try restoreUpdatedExactly(part)
                         : try restoreDeleted(part, reporting: false)
-                    guard rowids.count == part.count else { throw NotExact() }
+                    guard total != nil || rowids.count == part.count else { throw NotExact() }
+                    count += rowids.count
                     restored[part.table.name, default: []].formUnion(rowids)
                 }
+                if let total, count != total { throw NotExact() }
             }
         } catch is NotExact {
             return false
         }
         affectedRows = restored
         return true
+    }
+
+    /// The part the barrier's first log row belongs to, if the exact replay can restore it.
+    private func firstRowPart() throws -> Part? {
+        let row = try db.fetchOne(
+            Row.self,
+            "SELECT tableId, kind, mask, seq FROM \(log) WHERE \(spanOf()) ORDER BY seq LIMIT 1",
+            [.integer(barrier)])
+        guard let row, let table = tables[try row.decode(at: 0)],
+            let stored = UndoLogSchema.Kind(rawValue: try row.decode(at: 1))
+        else { return nil }
+        let mask: Int64 = try row.decode(at: 2)
+        let kind = replayed(stored)
+        guard kind != .insert, mask != 0, mask & ~table.fullMask == 0,
+            kind == .update || mask == table.fullMask
+        else { return nil }
+        return Part(
+            table: table, stored: stored, kind: kind, count: 0, lastSeq: try row.decode(at: 3),
+            sharedMask: mask)
+    }
+
+    private func logCount() throws -> Int {
+        try db.fetchOne(
+            Int.self, "SELECT count(*) FROM \(log) WHERE \(spanOf())", [.integer(barrier)]) ?? 0
+    }
+
+    /// What a logged change does when the barrier is replayed (swapped when inverted).
+    private func replayed(_ stored: UndoLogSchema.Kind) -> UndoLogSchema.Kind {
+        !inverted ? stored : stored == .insert ? .delete : stored == .delete ? .insert : .update
     }
 
     /// A row of the barrier is no longer as it left it.
@@ -156,9 +203,7 @@ struct BatchReplay {
             } else {
                 guard lowest == known, highest == known else { return nil }
             }
-            let kind: UndoLogSchema.Kind =
-                !inverted
-                ? stored : stored == .insert ? .delete : stored == .delete ? .insert : .update
+            let kind = replayed(stored)
             parts.append(
                 Part(
                     table: table, stored: stored, kind: kind, count: count,
@@ -212,9 +257,13 @@ struct BatchReplay {
             let assignments = columns.map {
                 "\($0.name.quotedIdentifier) = l.\(before)\($0.slot)"
             }
-            let unchanged = columns.map {
-                " AND " + Self.same("target.\($0.name.quotedIdentifier)", "l.\(after)\($0.slot)")
-            }
+            // Rows whose update also moved them need the row-by-row replay.
+            let unchanged =
+                [" AND l.oldRowid = l.newRowid"]
+                + columns.map {
+                    " AND "
+                        + Self.same("target.\($0.name.quotedIdentifier)", "l.\(after)\($0.slot)")
+                }
             restored += try db.fetchReplay(
                 updateFromLog(part, set: assignments, where: unchanged.joined())
                     + " RETURNING rowid",
