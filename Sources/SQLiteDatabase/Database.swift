@@ -35,7 +35,7 @@ public final class Database {
     /// Runs one or more statements; arguments (bound, never spliced) apply to a single statement.
     /// - Throws: `SQLiteError` with SQLite's message and the failing SQL.
     public func execute(_ sql: String, _ arguments: [SQLiteValue] = []) throws {
-        if arguments.isEmpty && !Self.isSingleStatement(sql) {
+        if arguments.isEmpty && statementCache[sql] == nil && !Self.isSingleStatement(sql) {
             let code = sqlite3_exec(handle, sql, nil, nil, nil)
             guard code == SQLITE_OK else { throw error(code: code, sql: sql) }
             return
@@ -135,11 +135,14 @@ public final class Database {
     }
 
     private static func isSingleStatement(_ sql: String) -> Bool {
-        // A cheap check: sqlite3_exec handles multi-statement scripts, prepared statements the
-        // rest. `sqlite3_complete` treats a trailing statement without semicolon as incomplete.
-        let trimmed = sql.drop { $0.isWhitespace }
-        guard let firstSemicolon = trimmed.firstIndex(of: ";") else { return true }
-        return trimmed[trimmed.index(after: firstSemicolon)...].allSatisfy(\.isWhitespace)
+        // A cheap check, on bytes: sqlite3_exec handles multi-statement scripts, prepared
+        // statements the rest (only single statements are cached). `sqlite3_complete` treats a
+        // trailing statement without semicolon as incomplete.
+        let bytes = sql.utf8
+        guard let semicolon = bytes.firstIndex(of: UInt8(ascii: ";")) else { return true }
+        return bytes[bytes.index(after: semicolon)...].allSatisfy {
+            [0x20, 0x09, 0x0A, 0x0C, 0x0D].contains($0)
+        }
     }
 
     /// Forgets the tables changed so far (at the start and end of a transaction).
