@@ -77,7 +77,9 @@ extension TrackedTable {
         let mask = columns.map {
             "(CASE WHEN \(changed($0)) THEN \(1 << Int64($0.slot)) ELSE 0 END)"
         }.joined(separator: " | ")
-        // Each column is compared once, in the mask; the values are picked by its bits.
+        // Each column is compared once, in the mask; the values are picked by its bits. `LIMIT 1`
+        // keeps SQLite from pushing the outer WHERE into the subquery, which would compute the
+        // mask a second time.
         let oldChanged = columns.map {
             "CASE WHEN m & \(1 << Int64($0.slot)) THEN OLD.\($0.name.quotedIdentifier) END"
         }
@@ -90,7 +92,7 @@ extension TrackedTable {
                                \(slots("o")), \(slots("n")))
             SELECT b, \(id), \(kind.update), OLD.rowid, NEW.rowid, m,
                    \(oldChanged.joined(separator: ", ")), \(newChanged.joined(separator: ", "))
-            FROM (SELECT \(barrier) AS b, \(mask) AS m)
+            FROM (SELECT \(barrier) AS b, \(mask) AS m LIMIT 1)
             WHERE m != 0 OR OLD.rowid IS NOT NEW.rowid
             """
         return """
