@@ -13,7 +13,7 @@ import Testing
 /// is written before the check has passed, and a damaged notebook ends the app, unchanged.
 ///
 /// The check here is the test's: it ends when the test says, passing or failing.
-@MainActor @Suite struct OpeningCheckTests {
+@MainActor @Suite final class OpeningCheckTests {
     let folder: URL
     let path: String
     let db: DatabaseQueue
@@ -36,6 +36,8 @@ import Testing
         }
         engine = try UndoEngine(for: db, tables: Article.self, Author.self)
     }
+
+    deinit { try? FileManager.default.removeItem(at: folder) }
 
     /// Holds the notebook's commits until the test's check ends, and opens the app on it.
     func openApp(checkFails: Bool) throws -> NotesApp {
