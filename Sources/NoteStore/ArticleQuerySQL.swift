@@ -64,9 +64,12 @@ struct ArticleQuerySQL {
     /// A statement: SQL and its arguments.
     typealias Statement = (sql: String, arguments: [SQLiteValue])
 
-    /// Counts the listed articles.
+    /// Counts the listed articles; every article: the number the notebook keeps.
     var count: Statement {
-        ("SELECT count(*) FROM \(source) \(whereClause())", arguments)
+        guard !conditions.isEmpty else {
+            return ("SELECT articles FROM \(NoteStoreSchema.countTable) WHERE id = 1", [])
+        }
+        return ("SELECT count(*) FROM \(source) \(whereClause())", arguments)
     }
 
     /// A window of the list, as `ArticleSummary` rows.

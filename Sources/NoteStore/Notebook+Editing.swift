@@ -69,6 +69,21 @@ extension Notebook {
         guard db.changesCount > 0 else { throw NotebookError.authorNotFound(id: id) }
     }
 
+    /// Counts the articles, and puts the number the notebook keeps right if it is wrong (rows that
+    /// another program's `REPLACE` deleted without a delete trigger). It reads a whole index:
+    /// once a session, not on every draw.
+    /// - Returns: Whether the number was wrong.
+    /// - Throws: `SQLiteError`.
+    @discardableResult
+    public static func recountArticles(_ db: Database) throws -> Bool {
+        try db.execute(
+            """
+            UPDATE \(NoteStoreSchema.countTable) SET articles = (SELECT count(*) FROM articles)
+            WHERE id = 1 AND articles IS NOT (SELECT count(*) FROM articles)
+            """)
+        return db.changesCount > 0
+    }
+
     /// Runs an `UPDATE … SET column = ? WHERE id = ?` and reports a missing article.
     private static func updateArticle(
         _ db: Database, id: Int64, _ sql: String, _ value: SQLiteValue

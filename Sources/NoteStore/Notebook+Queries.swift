@@ -2,7 +2,8 @@ import Foundation
 import SQLiteDatabase
 
 extension Notebook {
-    /// How many articles the query lists, counted by SQLite without loading them.
+    /// How many articles the query lists, counted by SQLite without loading them (all of them:
+    /// the number the notebook keeps, read at once).
     /// - Throws: `SQLiteError`.
     public static func count(_ db: Database, _ query: ArticleQuery) throws -> Int {
         let statement = ArticleQuerySQL(query).count

@@ -4,6 +4,9 @@ import TerminalUI
 extension NotesApp {
     /// Routes one input event: to an open overlay, to a search being typed, or to the keymap.
     func handle(_ event: InputEvent) {
+        // Any key may write: it waits for the notebook's check (a resize only redraws).
+        let isResize = if case .resize = event { true } else { false }
+        if !isResize, !finishOpening(waiting: true) { return }
         // Nothing shows what a key would act on: only quitting and suspending work.
         if screenLayout.isTooSmall, event != .key(.control("q")), event != .key(.alt("s")) {
             return

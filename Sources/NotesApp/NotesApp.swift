@@ -30,6 +30,12 @@ public final class NotesApp {
     private var observation: DatabaseObservation?
     private var lastPoll = ContinuousClock.now
     let layoutStore: PaneLayoutStore
+    /// The notebook's check for damage (`NotebookOpener` prepares it; it starts once the first
+    /// frame is drawn) until it has passed: nothing is written before, not even the leases of the
+    /// panes' stacks.
+    private var openingCheck: BackgroundCheck?
+    /// What ended the app before the user quit: the notebook's check found it damaged.
+    public private(set) var failure: (any Error)?
 
     /// A screen drawn over the panes that takes the keys while it is open.
     enum Overlay {
@@ -38,6 +44,10 @@ public final class NotesApp {
     }
 
     /// Opens the app on a notebook.
+    ///
+    /// When the notebook is still being checked (`database.pendingCheck`), the app shows it at
+    /// once but writes nothing before the check has passed: each key waits for it, and the app
+    /// ends (`run()` throws the check's error) if the notebook is damaged.
     /// - Parameters:
     ///   - database: the notebook, already migrated.
     ///   - engine: the undo engine, or nil to run with undo off (`--no-undo`).
@@ -58,11 +68,55 @@ public final class NotesApp {
             if change.resizedTables.contains(Article.tableName) { resized.raise() }
             flag.raise()
         }
+        openingCheck = database.pendingCheck
         let history = Set(try engine?.storedStackIDs() ?? [])
-        let (ids, isSavedLayout) = try layoutStore.claim(count: paneCount, history: history)
+        let ids = try layoutStore.choose(count: paneCount, history: history)
         for id in ids { try makePane(id) }
         layout = UndoableState(PaneLayout(stackIDs: ids), limit: 100, filter: PaneLayout.history)
+        if openingCheck == nil { try leasePanes() }
+    }
+
+    /// Once the notebook's check has passed, does what opening left for then: leases the panes'
+    /// stacks. When it failed, ends the app with `failure`.
+    /// - Parameter waiting: whether to wait for a check still running (before a key, which may
+    ///   write) or to leave it for a later tick.
+    /// - Returns: false when the app is ending.
+    @discardableResult
+    func finishOpening(waiting: Bool) -> Bool {
+        guard let check = openingCheck, waiting || check.isFinished else { return true }
+        do {
+            try check.wait()
+        } catch {
+            failure = error
+            quitRequested = true
+            return false
+        }
+        openingCheck = nil
+        do {
+            try leasePanes()
+        } catch {
+            message = "Cannot save the panes: \(error)"
+        }
+        return true
+    }
+
+    /// Leases the stacks of the panes shown, and puts the notebook's number of articles right
+    /// (`Notebook.recountArticles`). Another notes that started meanwhile may have taken some of
+    /// those stacks: the panes then get others, as `claim` chooses.
+    private func leasePanes() throws {
+        let history = Set(try engine?.storedStackIDs() ?? [])
+        let shown = layout.present.stackIDs
+        let (ids, isSavedLayout) = try layoutStore.claim(count: shown.count, history: history)
+        if ids != shown {
+            paneCache = [:]
+            for id in ids { try makePane(id) }
+            layout = UndoableState(
+                PaneLayout(stackIDs: ids), limit: 100, filter: PaneLayout.history)
+        }
         if isSavedLayout { try layoutStore.save(ids, holding: ids) }
+        if try database.write({ try Notebook.recountArticles($0) }) {
+            for pane in panes { pane.invalidate() }
+        }
     }
 
     @discardableResult
@@ -121,7 +175,8 @@ public final class NotesApp {
     // MARK: Running
 
     /// Runs until the user quits: draws, waits for a key (or a tick), handles it.
-    public func run() {
+    /// - Throws: What ended it before the user quit (`failure`), once the terminal is restored.
+    public func run() throws {
         backend.setMouseCapture(isMouseCaptured)
         render()
         while !quitRequested {
@@ -130,6 +185,7 @@ public final class NotesApp {
             render()
         }
         backend.shutdown()
+        if let failure { throw failure }
     }
 
     /// Handles every event the backend has queued, then draws once (headless tests).
@@ -143,6 +199,7 @@ public final class NotesApp {
 
     /// Work that is due without a key: other processes' commits, expiring highlights.
     func tick() {
+        finishOpening(waiting: false)
         let now = ContinuousClock.now
         if now - lastPoll >= .milliseconds(500) {
             lastPoll = now
@@ -176,6 +233,8 @@ public final class NotesApp {
         }
         let (canvas, cursor) = ScreenRenderer(app: self, layout: screen).draw()
         backend.draw(canvas, cursor: cursor)
+        // Once the first frame is on the screen: reading the whole file beside it would slow it.
+        openingCheck?.start()
     }
 
     /// Runs `body` as one undoable action of the focused pane, and reports errors in the status

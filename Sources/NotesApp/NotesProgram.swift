@@ -40,6 +40,8 @@ public enum NotesProgram {
         }
         do {
             let (database, _) = try NotebookOpener.open(path: path, seed: .welcome, undo: false)
+            // A damaged notebook is refused, not exported in part.
+            try database.pendingCheck?.wait()
             let text = try database.read { db in
                 format == .json ? try NotebookExport.json(db) : try NotebookExport.markdown(db)
             }
@@ -81,7 +83,15 @@ public enum NotesProgram {
                 database: database, engine: engine, backend: backend,
                 notebookName: options.demo ? "demo notebook (throwaway)" : path,
                 paneCount: options.panes)
-            app.run()
+            do {
+                try app.run()
+            } catch {
+                // The notebook turned out damaged: closing it now (the undo engine keeps the queue
+                // alive until exit) lets SQLite remove its -wal and -shm files, leaving the folder
+                // as it was.
+                database.close()
+                throw error
+            }
             return 0
         } catch {
             backend.shutdown()

@@ -28,7 +28,19 @@ struct PaneLayoutStore {
 
     /// Stacks that other running notes hold.
     func heldElsewhere() throws -> Set<String> {
-        try database.write { try heldElsewhere($0) }
+        try database.write { try heldElsewhere($0, removingEnded: true) }
+    }
+
+    /// The stacks `claim` would take now, read without writing anything: the panes shown while
+    /// the notebook may not be written yet (`NotebookOpener` checks it in the background).
+    func choose(count: Int, history: Set<String>) throws -> [String] {
+        try database.read { db in
+            Self.choice(
+                count: count, history: history,
+                held: try heldElsewhere(db, removingEnded: false),
+                saved: try Self.stackIDs(Self.key, db)
+            ).ids
+        }
     }
 
     /// Chooses and leases the stacks of `count` panes, in one transaction so that two notes
@@ -39,19 +51,27 @@ struct PaneLayoutStore {
     ///   of those, this one leaves the saved layout as it is).
     func claim(count: Int, history: Set<String>) throws -> (ids: [String], isSavedLayout: Bool) {
         try database.write { db in
-            let held = try heldElsewhere(db)
-            let saved = try Self.stackIDs(Self.key, db)
-            var ids = Array(saved.filter { !held.contains($0) }.prefix(count))
-            let isSavedLayout = ids == Array(saved.prefix(count))
-            var taken = held.union(saved).union(history)
-            while ids.count < count {
-                let id = Self.freshID(avoiding: taken.union(ids))
-                ids.append(id)
-                taken.insert(id)
-            }
-            try Self.store(ids, as: leaseKey, db)
-            return (ids, isSavedLayout)
+            let choice = Self.choice(
+                count: count, history: history,
+                held: try heldElsewhere(db, removingEnded: true),
+                saved: try Self.stackIDs(Self.key, db))
+            try Self.store(choice.ids, as: leaseKey, db)
+            return choice
         }
+    }
+
+    private static func choice(count: Int, history: Set<String>, held: Set<String>, saved: [String])
+        -> (ids: [String], isSavedLayout: Bool)
+    {
+        var ids = Array(saved.filter { !held.contains($0) }.prefix(count))
+        let isSavedLayout = ids == Array(saved.prefix(count))
+        var taken = held.union(saved).union(history)
+        while ids.count < count {
+            let id = freshID(avoiding: taken.union(ids))
+            ids.append(id)
+            taken.insert(id)
+        }
+        return (ids, isSavedLayout)
     }
 
     /// The first `pane-N` not in `taken`.
@@ -61,9 +81,9 @@ struct PaneLayoutStore {
         return "pane-\(number)"
     }
 
-    /// The stacks leased by other processes that are still running; leases of processes that
-    /// are gone (quit or crashed) are removed.
-    private func heldElsewhere(_ db: Database) throws -> Set<String> {
+    /// The stacks leased by other processes that are still running; with `removingEnded`, the
+    /// leases of processes that are gone (quit or crashed) are removed.
+    private func heldElsewhere(_ db: Database, removingEnded: Bool) throws -> Set<String> {
         let leases = try db.fetchAll(
             Row.self, "SELECT key, value FROM settings WHERE key LIKE ?",
             [.text(Self.leasePrefix + "%")])
@@ -76,7 +96,7 @@ struct PaneLayoutStore {
             {
                 let value: String? = try lease.decode(at: 1)
                 held.formUnion(value.map { $0.split(separator: "\n").map(String.init) } ?? [])
-            } else {
+            } else if removingEnded {
                 try db.execute("DELETE FROM settings WHERE key = ?", [.text(key)])
             }
         }

@@ -46,6 +46,14 @@ enum DatabaseFile {
         return handle
     }
 
+    /// Opens a read-only connection to a file another connection has already opened and
+    /// configured (a check running beside it), with the same busy timeout.
+    static func openForReading(path: String) throws -> OpaquePointer {
+        let handle = try openHandle(path, flags: SQLITE_OPEN_READONLY, path: path)
+        sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
+        return handle
+    }
+
     /// Whether a path may be written. Root passes `access(2)` for every file, so for root the
     /// mode's write bits decide: a file someone made read-only stays untouched.
     private static func isWritable(_ path: String) -> Bool {

@@ -11,11 +11,14 @@ import Synchronization
 /// ```
 public final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
     // @unchecked: `database` is only touched while `lock` is held.
-    private let database: Database
+    /// The connection; nil once closed.
+    private var database: Database?
     private let lock = NSLock()
     private let observers = Mutex<[UInt64: @Sendable (DatabaseChange) -> Void]>([:])
     private let nextObserverID = Atomic<UInt64>(0)
     private let lastDataVersion = Atomic<Int64>(0)
+    /// The check that commits changing the file wait for, until it has passed.
+    private let commitHold = Mutex<BackgroundCheck?>(nil)
     /// The file's path, or nil for an in-memory database.
     public let path: String?
 
@@ -24,9 +27,10 @@ public final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
 
     /// Opens a private in-memory database (foreign keys on).
     public init() throws {
-        database = Database(handle: try DatabaseFile.openInMemory())
-        path = nil
+        let database = Database(handle: try DatabaseFile.openInMemory())
         try database.execute("PRAGMA foreign_keys = ON")
+        self.database = database
+        path = nil
     }
 
     /// Opens or creates a database file: new files are created with mode 0600; WAL journal,
@@ -54,6 +58,17 @@ public final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
         lastDataVersion.store(try dataVersion(), ordering: .relaxed)
     }
 
+    deinit { commitHold.withLock { $0 }?.cancel() }
+
+    /// Closes the connection now, as releasing the queue would (something may keep the queue
+    /// alive): SQLite folds the WAL into the file and removes the -wal and -shm files when no
+    /// other connection has the file open. A check that holds commits is stopped first. Reads
+    /// and writes after it throw `SQLiteError` misuse.
+    public func close() {
+        commitHold.withLock { $0 }?.cancel()
+        lock.withLock { database = nil }
+    }
+
     // MARK: Transactions
 
     public func read<T>(_ block: (Database) throws -> T) throws -> T {
@@ -70,8 +85,10 @@ public final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
             database.clearChangedTables()
             database.notifyBeginWrite()
             do {
+                let held = try pendingCheck.map { try HeldCommit(check: $0, database) }
                 let result = try block(database)
                 try database.notifyWillCommit()
+                try held?.admit(database)
                 try database.execute("COMMIT")
                 let changed = DatabaseChange(
                     tables: database.changedTables, isExternal: false,
@@ -104,8 +121,34 @@ public final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
 
     /// Runs `block` with the connection outside any transaction (for statements that cannot run
     /// inside one, such as `VACUUM` or `PRAGMA journal_mode`).
+    ///
+    /// Waits first for a check that holds commits (`holdCommits(until:)`): what the block
+    /// changes is not seen.
     public func withoutTransaction<T>(_ block: (Database) throws -> T) throws -> T {
-        try exclusively(block)
+        try pendingCheck?.wait()
+        return try exclusively(block)
+    }
+
+    // MARK: Holding commits
+
+    /// Holds back, until `check` has passed, every commit of `write` that changes the file (rows,
+    /// triggers' writes included, or the schema): `write` waits for the check before `COMMIT`,
+    /// and when the check fails it rolls back and throws what the check threw. Reads, and writes
+    /// that change nothing, go on meanwhile.
+    ///
+    /// For a check that must pass before the file is changed but need not delay the program's
+    /// start, such as an integrity check of a big file.
+    public func holdCommits(until check: BackgroundCheck) {
+        commitHold.withLock { $0 = check }
+    }
+
+    /// The check that commits wait for (see `holdCommits(until:)`); nil when there is none or
+    /// once it has passed.
+    public var pendingCheck: BackgroundCheck? {
+        commitHold.withLock { hold in
+            if hold?.hasPassed == true { hold = nil }
+            return hold
+        }
     }
 
     /// Holds the lock for `block`; a nested call from inside a closure of this queue is an error,
@@ -120,6 +163,9 @@ public final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
         }
         lock.lock()
         defer { lock.unlock() }
+        guard let database else {
+            throw SQLiteError(code: .misuse, message: "the database is closed")
+        }
         return try Self.$activeQueues.withValue(Self.activeQueues.union([me])) {
             try block(database)
         }

@@ -14,6 +14,7 @@ public struct ResultCode: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let error = ResultCode(rawValue: SQLITE_ERROR)
     public static let permission = ResultCode(rawValue: SQLITE_PERM)
     public static let abort = ResultCode(rawValue: SQLITE_ABORT)
+    public static let interrupt = ResultCode(rawValue: SQLITE_INTERRUPT)
     public static let busy = ResultCode(rawValue: SQLITE_BUSY)
     public static let locked = ResultCode(rawValue: SQLITE_LOCKED)
     public static let readOnly = ResultCode(rawValue: SQLITE_READONLY)

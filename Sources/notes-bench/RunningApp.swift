@@ -24,6 +24,11 @@ final class RunningApp {
         app.processPendingEvents()
     }
 
+    /// Waits for the check for damage that opening started in the background (`NotebookOpener`).
+    func waitForCheck() throws {
+        try database.pendingCheck?.wait()
+    }
+
     /// Handles one key and draws the frame that follows.
     func press(_ key: Key) {
         backend.enqueue(.key(key))

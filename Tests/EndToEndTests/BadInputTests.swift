@@ -60,12 +60,13 @@ import Testing
 
     /// Runs `notes --db file` in a terminal and checks the message, the exit code, that the
     /// terminal is sane afterwards and that the folder is unchanged.
+    /// - Parameter drive: Types into the terminal once `notes` started.
     func expectRefusal(
         _ file: String, exitCode: Int32 = 1, message: String,
-        sourceLocation: SourceLocation = #_sourceLocation
+        drive: ((String) throws -> Void)? = nil, sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         let before = try snapshot()
-        let outcome = try NotesRunner.inTerminal(["--db", file], folder: folder)
+        let outcome = try NotesRunner.inTerminal(["--db", file], folder: folder, drive: drive)
         #expect(outcome.status == exitCode, sourceLocation: sourceLocation)
         #expect(outcome.errors == "notes: \(message)\n", sourceLocation: sourceLocation)
         #expect(outcome.modes == "icanon echo", sourceLocation: sourceLocation)
@@ -123,6 +124,45 @@ import Testing
         try expectRefusal(
             file, message: "\(file) is damaged (corrupt or truncated database); nothing was changed"
         )
+    }
+
+    /// A notebook in use is checked for damage beside its first frame, which does not wait for
+    /// the check (it reads the whole file). A key that would write, pressed at once, waits for it:
+    /// the damage is refused as at opening, and nothing is written, not even the lease of the
+    /// panes' undo stacks. The notebook is big enough for the check to take a while, and the
+    /// damaged page holds the oldest articles, which the first frame does not read.
+    @Test func keyPressedAtOnceOnABigDamagedNotebookWritesNothing() throws {
+        let file = try makeNotebook(
+            "big-damaged.db",
+            then: """
+                WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 30000)
+                INSERT INTO articles(title, body, createdAt, updatedAt)
+                SELECT 'Article ' || x, substr(replace(hex(zeroblob(50)), '00', 'lorem ipsum '), 1, 500),
+                       strftime('%Y-%m-%dT%H:%M:%fZ', 1700000000 + x, 'unixepoch'),
+                       strftime('%Y-%m-%dT%H:%M:%fZ', 1700000000 + x, 'unixepoch')
+                FROM n
+                """)
+        // Opened once with undo, as in use: the engine's tables are there (installing them
+        // writes, so it would wait for the check at opening).
+        try NotebookOpener.open(path: file, seed: .welcome, undo: true).0.close()
+        #expect(!FileManager.default.fileExists(atPath: file + "-wal"))
+        let leaf = try DatabaseQueue(path: file).read {
+            try $0.fetchOne(
+                Int.self,
+                """
+                SELECT pageno FROM dbstat WHERE name = 'articles' AND pagetype = 'leaf'
+                ORDER BY path LIMIT 1 OFFSET 10
+                """)
+        }
+        let page = try #require(leaf)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+        for offset in (page - 1) * 4096..<(page - 1) * 4096 + 200 { bytes[offset] = 0xEE }
+        try bytes.write(to: URL(fileURLWithPath: file))
+        // Ctrl-N writes a new article, on pages the damage spared.
+        try expectRefusal(
+            file,
+            message: "\(file) is damaged (corrupt or truncated database); nothing was changed",
+            drive: { session in try TmuxSession.tmux(["send-keys", "-t", session, "C-n"]) })
     }
 
     /// Read-only notebooks are refused rather than opened read-only: every key in notes writes.

@@ -11,7 +11,7 @@ import Testing
 
     static let migrationNames = [
         "notestore-1-tables", "notestore-2-indexes", "notestore-3-updatedAt-trigger",
-        "notestore-4-full-text-search", "notestore-5-settings",
+        "notestore-4-full-text-search", "notestore-5-settings", "notestore-6-article-count",
     ]
 
     /// `PRAGMA table_info` rows as `name type notnull default pk`.
@@ -60,8 +60,9 @@ import Testing
                 try Self.schemaObjects(db) == [
                     "index articles_authorId_title", "index articles_authorId_updatedAt",
                     "index articles_title", "index articles_updatedAt", "index authors_name",
-                    "table articles", "table articles_fts", "table authors", "table settings",
-                    "table sqlitedatabase_migrations",
+                    "table articles", "table articles_count", "table articles_fts",
+                    "table authors", "table settings", "table sqlitedatabase_migrations",
+                    "trigger articles_count_delete", "trigger articles_count_insert",
                     "trigger articles_fts_delete", "trigger articles_fts_insert",
                     "trigger articles_fts_update", "trigger articles_updatedAt",
                 ])
@@ -101,7 +102,7 @@ import Testing
             #expect(try Migrator.appliedMigrations(db) == Self.migrationNames)
             #expect(try Notebook.article(db, id: id) == before)
             #expect(before?.title == "Kept")
-            #expect(try Self.schemaObjects(db).count == 14)
+            #expect(try Self.schemaObjects(db).count == 17)
             let search = ArticleQuery(search: "reopen")
             #expect(try Notebook.page(db, search, offset: 0, limit: 10).map(\.id) == [id])
         }
