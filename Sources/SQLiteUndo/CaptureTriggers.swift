@@ -9,9 +9,10 @@
 ///   triggers are on): BEFORE INSERT notes the rows a new row could replace in a pending table,
 ///   and AFTER INSERT (which fires only if the row really was inserted, so not for an upsert's
 ///   update or an ignored row) logs them as deleted. An update that changes the rowid or a
-///   unique key takes a second BEFORE UPDATE trigger (the two never both fire), which first logs
-///   the rows it would replace; plain updates pay nothing for that. A delete logged twice
-///   (recursive triggers on) reduces to one.
+///   unique key first logs the rows it would replace; for other updates that statement's WHERE
+///   is false before it reads a row (one trigger per update, not two: every row of a bulk
+///   UPDATE enters each trigger, capturing or not). A delete logged twice (recursive triggers
+///   on) reduces to one.
 extension TrackedTable {
     static let pendingTable = "sqliteundo_pending"
 
@@ -22,7 +23,7 @@ extension TrackedTable {
     }
 
     private static let triggerKinds = [
-        "insert", "update", "key_update", "delete", "replace_insert",
+        "insert", "update", "delete", "replace_insert",
     ]
 
     /// SQL that drops this table's capture triggers.
@@ -113,14 +114,11 @@ extension TrackedTable {
                         \(names.map { "NEW.\($0)" }.joined(separator: ", ")));
             END;
             CREATE TEMP TRIGGER \(triggerName("update")) BEFORE UPDATE ON \(sqlName)
-            WHEN \(barrier) IS NOT NULL AND NOT (\(keyChange)) BEGIN
-                \(logUpdate);
-            END;
-            CREATE TEMP TRIGGER \(triggerName("key_update")) BEFORE UPDATE ON \(sqlName)
-            WHEN (\(keyChange)) AND \(barrier) IS NOT NULL BEGIN
+            WHEN \(barrier) IS NOT NULL BEGIN
                 INSERT INTO \(log)(barrier, tableId, kind, oldRowid, mask, \(slots("o")))
                 SELECT \(barrier), \(id), \(kind.delete), rowid, \(fullMask), \(all)
-                FROM \(name.quotedIdentifier) WHERE (\(conflictingRows)) AND rowid != OLD.rowid;
+                FROM \(name.quotedIdentifier)
+                WHERE (\(keyChange)) AND (\(conflictingRows)) AND rowid != OLD.rowid;
                 \(logUpdate);
             END;
             CREATE TEMP TRIGGER \(triggerName("delete")) BEFORE DELETE ON \(sqlName)
