@@ -79,19 +79,15 @@ public enum NotesProgram {
             if options.path == nil { try NotebookOpener.createFolder(of: path) }
             let (database, engine) = try NotebookOpener.open(
                 path: path, seed: options.demo ? .demo : .welcome, undo: options.undo)
+            // Closed when the app ends (the undo engine would keep the queue alive until exit):
+            // SQLite folds the WAL into the file and removes the -wal and -shm files, so a quit
+            // leaves the notebook as one file, and a damaged one leaves the folder as it was.
+            defer { database.close() }
             let app = try NotesApp(
                 database: database, engine: engine, backend: backend,
                 notebookName: options.demo ? "demo notebook (throwaway)" : path,
                 paneCount: options.panes)
-            do {
-                try app.run()
-            } catch {
-                // The notebook turned out damaged: closing it now (the undo engine keeps the queue
-                // alive until exit) lets SQLite remove its -wal and -shm files, leaving the folder
-                // as it was.
-                database.close()
-                throw error
-            }
+            try app.run()
             return 0
         } catch {
             backend.shutdown()

@@ -112,6 +112,15 @@ import Testing
         #expect(!screen.contains("Day two"))
         try session.send("C-q")
         try session.waitFor("EXIT=0")
+        // Quitting closes the notebook: its WAL is folded into the file, which is all that is
+        // left, with the last edit and its undo history.
+        #expect(!FileManager.default.fileExists(atPath: notebook + "-wal"))
+        #expect(!FileManager.default.fileExists(atPath: notebook + "-shm"))
+        #expect(try body() == ["Trip 旅行 ✈️", "Day one: 東京 🗼 was great, 寿司 everywhere."])
+        let entries = try DatabaseQueue(path: notebook).read {
+            try $0.fetchOne(Int.self, "SELECT count(*) FROM sqliteundo_barriers")
+        }
+        #expect(entries ?? 0 > 0)
     }
 
     @Test func badNotebookIsRefusedUntouched() throws {
