@@ -171,21 +171,15 @@ struct BatchReplay {
     /// `checkingRowsOnce` also requires each row to be logged once per table, which the exact
     /// replay needs not check (it counts the rows it restores).
     private func simpleParts(checkingRowsOnce: Bool) throws -> [Part]? {
-        let summary = """
-            count(*), \(checkingRowsOnce ? "count(DISTINCT coalesce(newRowid, oldRowid))" : "count(*)"),
-            sum(kind = 2 AND oldRowid IS NOT newRowid), min(mask), max(mask), max(seq)
-            FROM \(log) WHERE \(spanOf())
-            """
-        // A bulk statement logs one table and kind: one pass without sorting tells.
-        var rows = try db.fetchAll(
+        let distinctRows =
+            checkingRowsOnce ? "count(DISTINCT coalesce(newRowid, oldRowid))" : "count(*)"
+        let rows = try db.fetchAll(
             Row.self,
-            "SELECT min(tableId), min(kind), \(summary) HAVING min(tableId) = max(tableId) "
-                + "AND min(kind) = max(kind)", [.integer(barrier)])
-        if rows.isEmpty {
-            rows = try db.fetchAll(
-                Row.self, "SELECT tableId, kind, \(summary) GROUP BY tableId, kind",
-                [.integer(barrier)])
-        }
+            """
+            SELECT tableId, kind, count(*), \(distinctRows),
+                   sum(kind = 2 AND oldRowid IS NOT newRowid), min(mask), max(mask), max(seq)
+            FROM \(log) WHERE \(spanOf()) GROUP BY tableId, kind
+            """, [.integer(barrier)])
         var parts: [Part] = []
         var seen: Set<Int64> = []
         for row in rows {
