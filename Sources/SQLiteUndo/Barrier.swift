@@ -66,9 +66,9 @@ final class Barrier: Sendable {
     /// The engines whose tables this barrier wrote.
     var capturingEngines: [UndoEngine] { engines.withLock { $0.values.map(\.engine) } }
 
-    /// The lowest `seq` of this barrier's log rows in `engine`'s log (0 when it wrote none).
-    func logStart(in engine: UndoEngine) -> Int64 {
-        engines.withLock { $0[ObjectIdentifier(engine)]?.logStart } ?? 0
+    /// The lowest `seq` of this barrier's log rows in `engine`'s log; nil when it wrote none.
+    func logStart(in engine: UndoEngine) -> Int64? {
+        engines.withLock { $0[ObjectIdentifier(engine)]?.logStart }
     }
 
     /// Where a transaction filed this barrier on the stacks of the recorder's engine, or nil.

@@ -51,7 +51,7 @@ final class BarrierRecorder: WriteTransactionObserver, Sendable {
             return state.pending
         }
         for (barrier, stack) in pending where barrier.recordsAtCommit {
-            let start = barrier.logStart(in: stack.engine)
+            let start = barrier.logStart(in: stack.engine) ?? 0
             if barrier.isDiscarded {
                 try UndoLogSchema.deleteLog(of: barrier.id, from: start, db)
             } else if let recorded = barrier.recorded(by: self) {

@@ -288,7 +288,7 @@ public final class UndoEngine: Sendable {
     /// Deletes the log rows of a barrier that will not be registered (its block threw).
     func discardLog(of barrier: Barrier) throws {
         try database.write { db in
-            try UndoLogSchema.deleteLog(of: barrier.id, from: barrier.logStart(in: self), db)
+            try UndoLogSchema.deleteLog(of: barrier.id, from: barrier.logStart(in: self) ?? 0, db)
         }
     }
 }

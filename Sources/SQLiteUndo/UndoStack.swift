@@ -196,7 +196,7 @@ public final class UndoStack: Sendable {
         else { return nil }
         let now = Date().timeIntervalSince1970
         guard now - top.closedAt <= mergeInterval else { return nil }
-        let start = barrier.logStart(in: engine)
+        let start = barrier.logStart(in: engine) ?? 0
         let first =
             try db.fetchOne(
                 Int64.self,
@@ -242,7 +242,7 @@ public final class UndoStack: Sendable {
             [
                 .integer(entry.id), .text(id), .integer(list.rawValue), .integer(position),
                 .text(entry.name), entry.coalescingKey.map { .text($0) } ?? .null,
-                .real(entry.closedAt), .integer(barrier.logStart(in: engine)),
+                .real(entry.closedAt), .integer(barrier.logStart(in: engine) ?? 0),
             ])
         return entry
     }
@@ -264,12 +264,13 @@ public final class UndoStack: Sendable {
         try db.execute("DELETE FROM \(UndoLogSchema.barriers) WHERE \(condition)", arguments)
     }
 
-    /// Whether a barrier not filed yet has log rows.
+    /// Whether a barrier not filed yet has log rows (a replay's inverse may have none).
     private func hasLog(_ barrier: Barrier, _ db: Database) throws -> Bool {
-        try db.fetchOne(
+        guard let start = barrier.logStart(in: engine) else { return false }
+        return try db.fetchOne(
             Int.self,
             "SELECT EXISTS (SELECT 1 FROM \(UndoLogSchema.log) WHERE seq >= ? AND barrier = ?)",
-            [.integer(barrier.logStart(in: engine)), .integer(barrier.id)]) == 1
+            [.integer(start), .integer(barrier.id)]) == 1
     }
 
     /// Reads the lists again from the file (after a transaction that changed them rolled back).
