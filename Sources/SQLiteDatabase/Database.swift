@@ -7,14 +7,14 @@ internal import CSQLite3
 public final class Database {
     let handle: OpaquePointer
     private var statementCache: [String: Statement] = [:]
-    /// Tables changed by the current transaction (filled by the update hook).
-    var changedTables: Set<String> = []
-    /// Tables that gained or lost rows in the current transaction.
-    var resizedTables: Set<String> = []
-    /// The tables the update hook saw in this transaction, so a statement
-    /// changing many rows (and, through triggers, rows of a few other tables) makes one `String`
-    /// per table, not one per row.
+    /// The tables the update hook saw in the current transaction, each with whether it gained
+    /// or lost rows: a statement changing many rows (and, through triggers, rows of a few other
+    /// tables) makes one `String` per table, not one per row.
     private var hookedTables: [(name: String, resized: Bool)] = []
+    /// Tables changed by the current transaction.
+    var changedTables: Set<String> { Set(hookedTables.map(\.name)) }
+    /// Tables that gained or lost rows in the current transaction.
+    var resizedTables: Set<String> { Set(hookedTables.filter(\.resized).map(\.name)) }
     /// Observers of the write transactions a `DatabaseQueue` runs on this connection.
     var writeObservers: [WeakWriteObserver] = []
 
@@ -147,8 +147,6 @@ public final class Database {
 
     /// Forgets the tables changed so far (at the start and end of a transaction).
     func clearChangedTables() {
-        changedTables = []
-        resizedTables = []
         hookedTables = []
     }
 
@@ -167,15 +165,10 @@ public final class Database {
         if let seen = hookedTables.firstIndex(where: {
             $0.name.withCString { sqlite3_stricmp($0, table) == 0 }
         }) {
-            guard resizing, !hookedTables[seen].resized else { return }
-            hookedTables[seen].resized = true
-            resizedTables.insert(hookedTables[seen].name)
+            if resizing { hookedTables[seen].resized = true }
             return
         }
-        let name = String(cString: table)
-        changedTables.insert(name)
-        if resizing { resizedTables.insert(name) }
-        hookedTables.append((name, resizing))
+        hookedTables.append((String(cString: table), resizing))
     }
 }
 

@@ -78,9 +78,13 @@ enum UndoLogSchema {
         try db.execute("DROP INDEX IF EXISTS \(log)_barrier")
     }
 
+    /// SQL for the log's highest `seq` (0 when it is empty): where the span of a barrier filed
+    /// or extended now ends.
+    static let highestSeq = "(SELECT coalesce(max(seq), 0) FROM \(log))"
+
     /// The `seq` the next log row will get (or a lower one).
     static func nextSeq(_ db: Database) throws -> Int64 {
-        try db.fetchOne(Int64.self, "SELECT coalesce(max(seq), 0) + 1 FROM \(log)") ?? 1
+        try db.fetchOne(Int64.self, "SELECT \(highestSeq) + 1") ?? 1
     }
 
     /// SQL true for the log rows (of the log aliased `alias`, or unaliased) of the filed barrier
@@ -99,7 +103,7 @@ enum UndoLogSchema {
         try db.execute(
             """
             UPDATE \(barriers) SET firstSeq = min(firstSeq, ?2),
-                lastSeq = max(lastSeq, (SELECT coalesce(max(seq), 0) FROM \(log)))
+                lastSeq = max(lastSeq, \(highestSeq))
             WHERE id = ?1
             """, [.integer(barrier), .integer(start)])
     }

@@ -237,7 +237,7 @@ public final class UndoStack: Sendable {
             """
             INSERT INTO \(UndoLogSchema.barriers)
                 (id, stackId, list, position, name, coalescingKey, closedAt, firstSeq, lastSeq)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, (SELECT coalesce(max(seq), 0) FROM \(UndoLogSchema.log)))
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, \(UndoLogSchema.highestSeq))
             """,
             [
                 .integer(entry.id), .text(id), .integer(list.rawValue), .integer(position),
@@ -252,14 +252,12 @@ public final class UndoStack: Sendable {
     private func deleteEntries(_ condition: String, _ arguments: [SQLiteValue], _ db: Database)
         throws
     {
-        let spans = try db.fetchAll(
-            Row.self,
-            "SELECT id, firstSeq, lastSeq FROM \(UndoLogSchema.barriers) WHERE \(condition)",
-            arguments)
-        for span in spans {
+        let ids = try db.fetchAll(
+            Int64.self, "SELECT id FROM \(UndoLogSchema.barriers) WHERE \(condition)", arguments)
+        for id in ids {
             try db.execute(
-                "DELETE FROM \(UndoLogSchema.log) WHERE seq BETWEEN ?2 AND ?3 AND barrier = ?1",
-                span.values)
+                "DELETE FROM \(UndoLogSchema.log) WHERE \(UndoLogSchema.filedRows())",
+                [.integer(id)])
         }
         try db.execute("DELETE FROM \(UndoLogSchema.barriers) WHERE \(condition)", arguments)
     }
