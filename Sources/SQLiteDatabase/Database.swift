@@ -17,6 +17,8 @@ public final class Database {
     var resizedTables: Set<String> { Set(hookedTables.filter(\.resized).map(\.name)) }
     /// Observers of the write transactions a `DatabaseQueue` runs on this connection.
     var writeObservers: [WeakWriteObserver] = []
+    /// The lockstep feed functions registered on this connection, by name.
+    var lockstepFeeds: [String: LockstepFeed] = [:]
 
     init(handle: OpaquePointer) {
         self.handle = handle

@@ -21,11 +21,14 @@ struct BatchReplay {
         let stored: UndoLogSchema.Kind
         /// What the change did, read as the barrier is replayed (swapped when inverted).
         let kind: UndoLogSchema.Kind
-        /// How many log rows it has.
+        /// How many log rows it has (a part guessed from the first row: the barrier's span).
         let count: Int
         let lastSeq: Int64
         /// The mask every log row of the part has, when they all have the same.
         let sharedMask: Int64?
+        /// The lowest and highest rowid its rows have as the barrier left them (nil when not
+        /// known; a guessed part's may be wrong, see `firstRowPart`).
+        let rowids: ClosedRange<Int64>?
     }
 
     init(db: Database, barrier: Int64, inverted: Bool, tables: [Int64: TrackedTable]) {
@@ -47,14 +50,13 @@ struct BatchReplay {
     /// written, so the barrier's own log, read inverted, is the exact inverse.
     ///
     /// One pass per part: each statement restores only the rows still exactly as the barrier
-    /// left them (and a deleted row only where its rowid is free); when that is fewer rows than
-    /// the part logged, someone changed one since (or the log names a row twice) and the
-    /// savepoint takes everything back. A barrier of one bulk statement has one part: it is
-    /// guessed from the first log row and checked against the count of all of them, without
-    /// reading the log's shape first.
+    /// left them (and a deleted row only where its rowid is free); when one is not, or that is
+    /// fewer rows than the part logged, someone changed one since (or the log names a row
+    /// twice) and the savepoint takes everything back. A barrier of one bulk statement has one
+    /// part: it is guessed from the first and last log rows and checked against the length of
+    /// the barrier's span, without reading the log's shape first.
     mutating func revertExactly() throws -> Bool {
-        if let guess = try firstRowPart(),
-            try restoreExactly([guess], expectingInAll: try logCount())
+        if let guess = try firstRowPart(), try restoreExactly([guess], expectingInAll: guess.count)
         {
             return true
         }
@@ -92,11 +94,19 @@ struct BatchReplay {
     }
 
     /// The part the barrier's first log row belongs to, if the exact replay can restore it.
+    ///
+    /// Read from the first and last log rows alone: its count is the length of the barrier's
+    /// span, and its rowids run from the first row's to the last's. When the barrier is not one
+    /// such part, the exact replay restores fewer rows than that count and takes them back.
     private func firstRowPart() throws -> Part? {
         let row = try db.fetchOne(
             Row.self,
-            "SELECT tableId, kind, mask, seq FROM \(log) WHERE \(spanOf()) ORDER BY seq LIMIT 1",
-            [.integer(barrier)])
+            """
+            SELECT tableId, kind, mask, seq, \(currentRowid),
+                (SELECT \(currentRowid) FROM \(log) WHERE \(spanOf()) ORDER BY seq DESC LIMIT 1),
+                (SELECT lastSeq - firstSeq + 1 FROM \(UndoLogSchema.barriers) WHERE id = ?1)
+            FROM \(log) WHERE \(spanOf()) ORDER BY seq LIMIT 1
+            """, [.integer(barrier)])
         guard let row, let table = tables[try row.decode(at: 0)],
             let stored = UndoLogSchema.Kind(rawValue: try row.decode(at: 1))
         else { return nil }
@@ -106,13 +116,16 @@ struct BatchReplay {
             kind == .update || mask == table.fullMask
         else { return nil }
         return Part(
-            table: table, stored: stored, kind: kind, count: 0, lastSeq: try row.decode(at: 3),
-            sharedMask: mask)
+            table: table, stored: stored, kind: kind, count: try row.decode(at: 6),
+            lastSeq: try row.decode(at: 3), sharedMask: mask, rowids: try Self.range(row, at: 4))
     }
 
-    private func logCount() throws -> Int {
-        try db.fetchOne(
-            Int.self, "SELECT count(*) FROM \(log) WHERE \(spanOf())", [.integer(barrier)]) ?? 0
+    /// The range from a row's `column` to its next, unless either is NULL.
+    private static func range(_ row: Row, at column: Int) throws -> ClosedRange<Int64>? {
+        guard let lowest = try row.decode(at: column, as: Int64?.self),
+            let highest = try row.decode(at: column + 1, as: Int64?.self), lowest <= highest
+        else { return nil }
+        return lowest...highest
     }
 
     /// What a logged change does when the barrier is replayed (swapped when inverted).
@@ -177,7 +190,8 @@ struct BatchReplay {
             Row.self,
             """
             SELECT tableId, kind, count(*), \(distinctRows),
-                   sum(kind = 2 AND oldRowid IS NOT newRowid), min(mask), max(mask), max(seq)
+                   sum(kind = 2 AND oldRowid IS NOT newRowid), min(mask), max(mask), max(seq),
+                   min(\(currentRowid)), max(\(currentRowid))
             FROM \(log) WHERE \(spanOf()) GROUP BY tableId, kind
             """, [.integer(barrier)])
         var parts: [Part] = []
@@ -201,7 +215,8 @@ struct BatchReplay {
             parts.append(
                 Part(
                     table: table, stored: stored, kind: kind, count: count,
-                    lastSeq: try row.decode(at: 7), sharedMask: lowest == highest ? lowest : nil))
+                    lastSeq: try row.decode(at: 7), sharedMask: lowest == highest ? lowest : nil,
+                    rowids: try Self.range(row, at: 8)))
         }
         // Replayed last change first; read inverted, the log's order is reversed too.
         return parts.sorted { inverted ? $0.lastSeq < $1.lastSeq : $0.lastSeq > $1.lastSeq }
@@ -243,27 +258,69 @@ struct BatchReplay {
     }
 
     /// Restores the columns each logged update changed, in the rows where every one of them
-    /// still holds what the barrier left; returns those rows.
+    /// still holds what the barrier left; returns those rows, or throws `NotExact` when one of
+    /// them does not.
+    ///
+    /// The UPDATE reads each row's values from the log through the lockstep feed instead of
+    /// joining the log (which makes SQLite copy every value into a temporary table first). It
+    /// visits its rows in rowid order, so the log is read in that order: in `seq` order first,
+    /// which is rowid order for a bulk statement that scanned its table, sorted otherwise. The
+    /// rows it visits are the log's rowids, or, when the table holds as many rows between the
+    /// lowest and the highest of them as the part has, simply that range (any row of it the log
+    /// does not name then puts the feed out of step).
     private func restoreUpdatedExactly(_ part: Part) throws -> [Int64] {
+        let feed = try db.lockstepFeed(named: UndoEngine.restoreFunction)
+        let range = try part.sharedMask == nil ? nil : rangeHoldingOnly(part)
         var restored: [Int64] = []
         for mask in try masks(part) {
             let columns = changedColumns(part, mask)
-            let assignments = columns.map {
-                "\($0.name.quotedIdentifier) = l.\(before)\($0.slot)"
-            }
             // Rows whose update also moved them need the row-by-row replay.
-            let unchanged =
-                [" AND l.oldRowid = l.newRowid"]
-                + columns.map {
-                    " AND "
-                        + Self.same("target.\($0.name.quotedIdentifier)", "l.\(after)\($0.slot)")
+            let logged = """
+                FROM \(log) AS l WHERE \(spanOf("l")) AND l.tableId = ? AND l.kind = ?
+                    AND l.mask = ? AND l.oldRowid = l.newRowid
+                """
+            let pairs = columns.map { "l.\(after)\($0.slot), l.\(before)\($0.slot)" }
+            let assignments = columns.enumerated().map { index, column in
+                let name = column.name.quotedIdentifier
+                return "\(name) = \(UndoEngine.restoreFunction)(rowid, \(index), \(name))"
+            }
+            let arguments = arguments(part) + [.integer(mask)]
+            let update = "UPDATE \(part.table.sqlName) SET \(assignments.joined(separator: ", "))"
+            let logRowids = (" WHERE rowid IN (SELECT l.\(currentRowid) \(logged))", arguments)
+            let attempts = [
+                range.map {
+                    (
+                        " WHERE rowid BETWEEN ?5 AND ?6",
+                        arguments + [.integer($0.lowerBound), .integer($0.upperBound)]
+                    )
+                } ?? logRowids,
+                logRowids,
+            ]
+            var outcome = LockstepFeed.Outcome.outOfStep
+            for (order, (visited, updateArguments)) in zip(
+                ["l.seq", "l.\(currentRowid)"], attempts)
+            where outcome == .outOfStep {
+                let query =
+                    "SELECT l.\(currentRowid), \(pairs.joined(separator: ", ")) \(logged) ORDER BY \(order)"
+                outcome = try feed.feed(query, arguments) {
+                    try db.executeReplay(update + visited, updateArguments)
                 }
-            restored += try db.fetchReplay(
-                updateFromLog(part, set: assignments, where: unchanged.joined())
-                    + " RETURNING rowid",
-                arguments(part) + [.integer(mask)])
+            }
+            guard case .fed(let keys) = outcome else { throw NotExact() }
+            restored += keys
         }
         return restored
+    }
+
+    /// The part's range of rowids, when the table has exactly as many rows in it as the part
+    /// has log rows.
+    private func rangeHoldingOnly(_ part: Part) throws -> ClosedRange<Int64>? {
+        guard let rowids = part.rowids,
+            try db.fetchOne(
+                Int.self, "SELECT count(*) FROM \(part.table.sqlName) WHERE rowid BETWEEN ? AND ?",
+                [.integer(rowids.lowerBound), .integer(rowids.upperBound)]) == part.count
+        else { return nil }
+        return rowids
     }
 
     /// Restores the columns each logged update changed where they still hold what the barrier

@@ -15,6 +15,8 @@ struct ForeignKeys: Sendable {
     }
 
     let keys: [Key]
+    /// Whether the schema has any foreign key, of one column or several.
+    let exist: Bool
 
     /// Reads every foreign key of every table in the main schema.
     static func load(_ db: Database) throws -> ForeignKeys {
@@ -37,7 +39,7 @@ struct ForeignKeys: Sendable {
                 child: try row.decode("child"), column: try row.decode("from"),
                 parent: try row.decode("table"), parentColumn: parentColumn)
         }
-        return ForeignKeys(keys: keys)
+        return ForeignKeys(keys: keys, exist: !rows.isEmpty)
     }
 
     /// Whether some row of `table` is referenced by a foreign key at all.

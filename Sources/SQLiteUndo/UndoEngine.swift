@@ -17,7 +17,7 @@ public final class UndoEngine: Sendable {
     public let database: any DatabaseWriter
     private let tableNames: [String]
     private let trackedTables = Mutex<[Int64: TrackedTable]>([:])
-    private let foreignKeys = Mutex(ForeignKeys(keys: []))
+    private let foreignKeys = Mutex(ForeignKeys(keys: [], exist: false))
     /// Files barriers with their stacks inside the transactions that wrote them.
     let recorder = BarrierRecorder()
     private let stacks = Mutex<[String: UndoStack]>([:])
@@ -27,6 +27,9 @@ public final class UndoEngine: Sendable {
 
     /// SQL calling the capture function: the current barrier's id, or NULL outside a barrier.
     static let barrierFunction = "\"sqliteundo_barrier\"()"
+
+    /// The lockstep feed an exact replay restores values through (see `BatchReplay`).
+    static let restoreFunction = "sqliteundo_restore"
 
     /// SQL text, for trigger `WHEN` clauses, that is true while an undo or redo is replaying:
     /// `WHEN NOT \(UndoEngine.isReplaying())` keeps a trigger's side effects from firing twice.
@@ -130,6 +133,7 @@ public final class UndoEngine: Sendable {
         try db.createFunction("sqliteundo_isReplaying", argumentCount: 0) { _ in
             .integer(UndoContext.isReplaying ? 1 : 0)
         }
+        _ = try db.lockstepFeed(named: Self.restoreFunction)
     }
 
     private func installTriggers(_ db: Database) throws {
@@ -152,6 +156,11 @@ public final class UndoEngine: Sendable {
     }
 
     // MARK: Log operations used by stacks and barriers
+
+    /// Whether a replay must defer foreign key checks to its commit: the schema has foreign keys.
+    /// (Setting `defer_foreign_keys` makes SQLite prepare every cached statement again, so a
+    /// replay does it only then.)
+    var defersForeignKeys: Bool { foreignKeys.withLock { $0.exist } }
 
     /// What a replay did.
     struct Reverted {

@@ -93,7 +93,7 @@ public final class UndoStack: Sendable {
         let event: UndoEvent
         do {
             event = try engine.database.write { db in
-                try db.execute("PRAGMA defer_foreign_keys = ON")
+                if engine.defersForeignKeys { try db.execute("PRAGMA defer_foreign_keys = ON") }
                 let reverted = try UndoContext.$isReplaying.withValue(true) {
                     try engine.revert(
                         barrier: top.id, inverted: top.inverted, inverse: inverse, db)

@@ -78,4 +78,40 @@ import Testing
         try stack.redo()
         #expect(try fixture.rows().prefix(2).map { $0[1] } == ["theirs", "mine"])
     }
+
+    /// A barrier whose rows the log holds out of rowid order (1, 10, 3) still undoes and
+    /// redoes exactly: the replay reads its log sorted when the log's own order does not match.
+    @Test func barrierLoggedOutOfRowidOrderUndoesExactly() throws {
+        let before = try fixture.rows()
+        try undoable("Scattered") {
+            try fixture.db.write { db in
+                for id: Int64 in [1, 10, 3] {
+                    try db.execute("UPDATE items SET value = -value WHERE id = ?", [.integer(id)])
+                }
+            }
+        }
+        let after = try fixture.rows()
+        let undo = try stack.undo()
+        #expect(try fixture.rows() == before)
+        #expect(undo?.ids(forTable: "items") == [1, 3, 10])
+        #expect(try barrierRows() == [[1, 1]])
+        #expect(try fixture.logCount() == 3)
+        try stack.redo()
+        #expect(try fixture.rows() == after)
+        #expect(try barrierRows() == [[0, 0]])
+    }
+
+    /// A row someone adds inside the rowid range of a bulk barrier since is not the barrier's:
+    /// the exact undo restores the others and leaves it as it is.
+    @Test func rowAddedInsideABulkBarriersRangeIsLeftAlone() throws {
+        try fixture.execute("DELETE FROM items WHERE id = 50")
+        let before = try fixture.rows()
+        try undoable("Bulk") { try fixture.execute("UPDATE items SET value = value + 1") }
+        try fixture.execute("INSERT INTO items(id, name, value) VALUES (50, 'new', 0)")
+        let undo = try stack.undo()
+        #expect(try fixture.rows().filter { $0[0] != 50 } == before)
+        #expect(try fixture.rows().filter { $0[0] == 50 } == [[50, "new", 0, 0]])
+        #expect(undo?.ids(forTable: "items")?.count == 99)
+        #expect(try barrierRows() == [[1, 1]])
+    }
 }
