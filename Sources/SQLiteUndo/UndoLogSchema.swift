@@ -53,12 +53,12 @@ enum UndoLogSchema {
                 position INTEGER NOT NULL, name TEXT NOT NULL, coalescingKey TEXT,
                 closedAt REAL NOT NULL, inverted INTEGER NOT NULL DEFAULT 0,
                 firstSeq INTEGER NOT NULL DEFAULT 0, lastSeq INTEGER NOT NULL DEFAULT 0);
-            CREATE INDEX IF NOT EXISTS \(barriers)_stack ON \(barriers)(stackId, list, position);
             """)
     }
 
-    /// Adds the columns a file made by an earlier version lacks, and replaces its index on the
-    /// log's `barrier` by spans.
+    /// Adds the columns a file made by an earlier version lacks, replaces its index on the log's
+    /// `barrier` by spans, and drops its index on the barriers' stacks (an entry is found by id;
+    /// a stack's entries are read once, when it opens).
     static func upgrade(_ db: Database) throws {
         let columns = try db.fetchAll(
             String.self, "SELECT name FROM pragma_table_info(?)", [.text(barriers)])
@@ -76,6 +76,7 @@ enum UndoLogSchema {
                 """)
         }
         try db.execute("DROP INDEX IF EXISTS \(log)_barrier")
+        try db.execute("DROP INDEX IF EXISTS \(barriers)_stack")
     }
 
     /// SQL for the log's highest `seq` (0 when it is empty): where the span of a barrier filed
@@ -84,8 +85,10 @@ enum UndoLogSchema {
 
     /// The `seq` the next log row will get (or a lower one).
     static func nextSeq(_ db: Database) throws -> Int64 {
-        try db.fetchOne(Int64.self, "SELECT \(highestSeq) + 1") ?? 1
+        try db.fetchOne(Int64.self, nextSeqSQL) ?? 1
     }
+
+    private static let nextSeqSQL = "SELECT \(highestSeq) + 1"
 
     /// SQL true for the log rows (of the log aliased `alias`, or unaliased) of the filed barrier
     /// whose id is the statement's first argument (`?1`), found by its span.

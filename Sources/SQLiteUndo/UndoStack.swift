@@ -80,7 +80,10 @@ public final class UndoStack: Sendable {
     /// Forgets this stack's whole history, in memory and in the file.
     public func removeAll() throws {
         try engine.database.write { db in
-            try deleteEntries("stackId = ?", [.text(id)], db)
+            let ids = try db.fetchAll(
+                Int64.self, "SELECT id FROM \(UndoLogSchema.barriers) WHERE stackId = ?",
+                [.text(id)])
+            try deleteEntries(ids, db)
             entries.withLock { $0 = StackEntries() }
             settings.withLock { $0.coalescible = nil }
         }
@@ -106,10 +109,8 @@ public final class UndoStack: Sendable {
                     // Restored exactly: the barrier, read the other way, is its own inverse.
                     added = try move(top, to: target, db)
                 } else {
-                    try deleteEntries("id = ?", [.integer(top.id)], db)
-                    if try hasLog(inverse, db) {
-                        added = try insertEntry(inverse, list: target, db)
-                    }
+                    try deleteEntries([top.id], db)
+                    added = try insertEntry(inverse, list: target, db)
                 }
                 entries.withLock { entries in
                     entries[list].removeLast()
@@ -149,10 +150,9 @@ public final class UndoStack: Sendable {
     /// `levelsOfUndo`. The caller reloads the lists if the transaction rolls back.
     /// - Returns: where it went, or nil when it has no log (nothing to undo).
     func record(_ barrier: Barrier, _ db: Database) throws -> Barrier.Recorded? {
-        guard try hasLog(barrier, db) else { return nil }
         if let merged = try merge(barrier, db) { return merged }
-        if canRedo { try deleteEntries("stackId = ? AND list = 1", [.text(id)], db) }
-        let entry = try insertEntry(barrier, list: .undo, db)
+        guard let entry = try insertEntry(barrier, list: .undo, db) else { return nil }
+        try deleteEntries(entries.withLock { $0.redo.map(\.id) }, db)
         let levels = levelsOfUndo
         let dropped = entries.withLock { entries -> [StackEntry] in
             entries.redo = []
@@ -161,7 +161,7 @@ public final class UndoStack: Sendable {
             defer { entries.undo.removeFirst(excess) }
             return Array(entries.undo.prefix(excess))
         }
-        for old in dropped { try deleteEntries("id = ?", [.integer(old.id)], db) }
+        try deleteEntries(dropped.map(\.id), db)
         settings.withLock { $0.coalescible = barrier.id }
         return Barrier.Recorded(stack: self, entry: barrier.id, mergedFromSeq: nil)
     }
@@ -175,7 +175,7 @@ public final class UndoStack: Sendable {
                     try UndoLogSchema.deleteLog(of: recorded.entry, from: first, db)
                     return
                 }
-                try deleteEntries("id = ?", [.integer(barrier.id)], db)
+                try deleteEntries([barrier.id], db)
                 entries.withLock { entries in
                     entries.undo.removeAll { $0.id == barrier.id }
                     entries.redo.removeAll { $0.id == barrier.id }
@@ -195,7 +195,7 @@ public final class UndoStack: Sendable {
             settings.withLock({ $0.coalescible == top.id })
         else { return nil }
         let now = Date().timeIntervalSince1970
-        guard now - top.closedAt <= mergeInterval else { return nil }
+        guard now - top.closedAt <= mergeInterval, try hasLog(barrier, db) else { return nil }
         let start = barrier.logStart(in: engine) ?? 0
         let first =
             try db.fetchOne(
@@ -226,50 +226,56 @@ public final class UndoStack: Sendable {
         return moved
     }
 
+    /// Files `barrier` at the top of `list`; returns its entry, or nil (nothing filed) when it
+    /// has no log rows.
     private func insertEntry(_ barrier: Barrier, list: UndoLogSchema.List, _ db: Database) throws
-        -> StackEntry
+        -> StackEntry?
     {
+        guard let start = barrier.logStart(in: engine) else { return nil }
         let position = (entries.withLock { $0[list].last?.position } ?? 0) + 1
         let entry = StackEntry(
             id: barrier.id, name: barrier.name, coalescingKey: barrier.coalescingKey,
             position: position, closedAt: Date().timeIntervalSince1970)
         try db.execute(
-            """
-            INSERT INTO \(UndoLogSchema.barriers)
-                (id, stackId, list, position, name, coalescingKey, closedAt, firstSeq, lastSeq)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, \(UndoLogSchema.highestSeq))
-            """,
+            Self.insertEntrySQL,
             [
                 .integer(entry.id), .text(id), .integer(list.rawValue), .integer(position),
                 .text(entry.name), entry.coalescingKey.map { .text($0) } ?? .null,
-                .real(entry.closedAt), .integer(barrier.logStart(in: engine) ?? 0),
+                .real(entry.closedAt), .integer(start),
             ])
-        return entry
+        return db.changesCount == 1 ? entry : nil
     }
 
-    /// Deletes the barriers matching `condition` (on `sqliteundo_barriers`) and their log rows,
-    /// each read by its span.
-    private func deleteEntries(_ condition: String, _ arguments: [SQLiteValue], _ db: Database)
-        throws
-    {
-        let ids = try db.fetchAll(
-            Int64.self, "SELECT id FROM \(UndoLogSchema.barriers) WHERE \(condition)", arguments)
+    /// Files a barrier, unless it has no log rows (it only made no-op updates, or it is a
+    /// replay's inverse that restored nothing): `?8` is its log start.
+    private static let insertEntrySQL = """
+        INSERT INTO \(UndoLogSchema.barriers)
+            (id, stackId, list, position, name, coalescingKey, closedAt, firstSeq, lastSeq)
+        SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, \(UndoLogSchema.highestSeq)
+        WHERE EXISTS (SELECT 1 FROM \(UndoLogSchema.log) WHERE seq >= ?8 AND barrier = ?1)
+        """
+
+    /// Deletes these barriers and their log rows, each read by its span.
+    private func deleteEntries(_ ids: [Int64], _ db: Database) throws {
         for id in ids {
-            try db.execute(
-                "DELETE FROM \(UndoLogSchema.log) WHERE \(UndoLogSchema.filedRows())",
-                [.integer(id)])
+            try db.execute(Self.deleteLogSQL, [.integer(id)])
+            try db.execute(Self.deleteEntrySQL, [.integer(id)])
         }
-        try db.execute("DELETE FROM \(UndoLogSchema.barriers) WHERE \(condition)", arguments)
     }
 
-    /// Whether a barrier not filed yet has log rows (a replay's inverse may have none).
+    private static let deleteLogSQL =
+        "DELETE FROM \(UndoLogSchema.log) WHERE \(UndoLogSchema.filedRows())"
+    private static let deleteEntrySQL = "DELETE FROM \(UndoLogSchema.barriers) WHERE id = ?"
+
+    /// Whether a barrier not filed yet has log rows (one that only made no-op updates has none).
     private func hasLog(_ barrier: Barrier, _ db: Database) throws -> Bool {
         guard let start = barrier.logStart(in: engine) else { return false }
-        return try db.fetchOne(
-            Int.self,
-            "SELECT EXISTS (SELECT 1 FROM \(UndoLogSchema.log) WHERE seq >= ? AND barrier = ?)",
-            [.integer(start), .integer(barrier.id)]) == 1
+        return try db.fetchOne(Int.self, Self.hasLogSQL, [.integer(start), .integer(barrier.id)])
+            == 1
     }
+
+    private static let hasLogSQL =
+        "SELECT EXISTS (SELECT 1 FROM \(UndoLogSchema.log) WHERE seq >= ? AND barrier = ?)"
 
     /// Reads the lists again from the file (after a transaction that changed them rolled back).
     private func reload() throws {

@@ -45,8 +45,9 @@ struct Article: Table {
         withExtendedLifetime(engine) {}
     }
 
-    /// The log has no index to keep up at every captured row: a barrier's rows are read by
-    /// its span of `seq`, a range of the log's rowid.
+    /// The log and the barriers have no index to keep up at every captured row or filed
+    /// barrier: a barrier's rows are read by its span of `seq`, a range of the log's rowid, and
+    /// its entry by its id.
     @Test func logTablesArePrefixedAndReadBySpan() throws {
         let fixture = try Fixture()
         let names = try fixture.db.read {
@@ -56,8 +57,8 @@ struct Article: Table {
         }
         #expect(
             names == [
-                "sqliteundo_barriers", "sqliteundo_barriers_stack", "sqliteundo_columns",
-                "sqliteundo_log", "sqliteundo_tables",
+                "sqliteundo_barriers", "sqliteundo_columns", "sqliteundo_log",
+                "sqliteundo_tables",
             ])
         let plan = try fixture.db.read {
             try $0.fetchAll(

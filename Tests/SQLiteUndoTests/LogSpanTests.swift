@@ -65,8 +65,9 @@ import Testing
         #expect(try fixture.rows() == [[1, "l123", nil, 0], [2, "r1", nil, 0]])
     }
 
-    /// A file written by an earlier version (an index on the log's `barrier`, no spans) keeps
-    /// its history: spans are read from the log once, and the index is dropped.
+    /// A file written by an earlier version (an index on the log's `barrier` and one on the
+    /// barriers' stacks, no spans) keeps its history: spans are read from the log once, and the
+    /// indexes are dropped.
     @Test func historyOfAFileWithoutSpansStaysUndoable() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "undo-\(UUID())")
@@ -102,13 +103,16 @@ import Testing
                     ALTER TABLE sqliteundo_barriers DROP COLUMN firstSeq;
                     ALTER TABLE sqliteundo_barriers DROP COLUMN lastSeq;
                     CREATE INDEX sqliteundo_log_barrier ON sqliteundo_log(barrier);
+                    CREATE INDEX sqliteundo_barriers_stack
+                        ON sqliteundo_barriers(stackId, list, position);
                     """)
             }
         }
         let (db, engine) = try open()
         let indexes = try db.read {
             try $0.fetchAll(
-                String.self, "SELECT name FROM sqlite_schema WHERE name = 'sqliteundo_log_barrier'")
+                String.self,
+                "SELECT name FROM sqlite_schema WHERE type = 'index' AND name LIKE 'sqliteundo%'")
         }
         #expect(indexes.isEmpty)
         let names = { try db.read { try $0.fetchAll(String.self, "SELECT name FROM items") } }
