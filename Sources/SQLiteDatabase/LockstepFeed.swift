@@ -99,7 +99,26 @@ public final class LockstepFeed {
         guard Self.identical(arguments[2], sqlite3_column_value(row, expected)) else {
             return fail(.differs, context)
         }
-        sqlite3_result_value(context, sqlite3_column_value(row, expected + 1))
+        Self.setResult(row, column: expected + 1, on: context)
+    }
+
+    /// Returns the row's value without copying its bytes: they stay where they are until the
+    /// query moves to its next row, which happens only at the UPDATE's next row, after this one
+    /// is written.
+    private static func setResult(_ row: OpaquePointer, column: Int32, on context: OpaquePointer?) {
+        let type = sqlite3_column_type(row, column)
+        if type == SQLITE_TEXT, let text = sqlite3_column_text(row, column) {
+            let count = sqlite3_column_bytes(row, column)
+            if count > 0 {
+                return sqlite3_result_text64(
+                    context, UnsafeRawPointer(text).assumingMemoryBound(to: CChar.self),
+                    UInt64(count), nil, UInt8(SQLITE_UTF8))
+            }
+        } else if type == SQLITE_BLOB, let blob = sqlite3_column_blob(row, column) {
+            let count = sqlite3_column_bytes(row, column)
+            if count > 0 { return sqlite3_result_blob64(context, blob, UInt64(count), nil) }
+        }
+        sqlite3_result_value(context, sqlite3_column_value(row, column))
     }
 
     private func fail(_ outcome: Outcome, _ context: OpaquePointer?) {

@@ -82,7 +82,8 @@ struct BatchReplay {
                         : try restoreDeleted(part, reporting: false)
                     guard total != nil || rowids.count == part.count else { throw NotExact() }
                     count += rowids.count
-                    restored[part.table.name, default: []].formUnion(rowids)
+                    restored[part.table.name, default: Set(minimumCapacity: rowids.count)]
+                        .formUnion(rowids)
                 }
                 if let total, count != total { throw NotExact() }
             }
