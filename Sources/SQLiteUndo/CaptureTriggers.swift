@@ -9,10 +9,10 @@
 ///   triggers are on): BEFORE INSERT notes the rows a new row could replace in a pending table,
 ///   and AFTER INSERT (which fires only if the row really was inserted, so not for an upsert's
 ///   update or an ignored row) logs them as deleted. An update that changes the rowid or a
-///   unique key first logs the rows it would replace; for other updates that statement's WHERE
-///   is false before it reads a row (one trigger per update, not two: every row of a bulk
-///   UPDATE enters each trigger, capturing or not). A delete logged twice (recursive triggers
-///   on) reduces to one.
+///   unique key first logs the rows it would replace, in a trigger of its own declared
+///   `UPDATE OF` those columns: an UPDATE that sets none of them (most, and every exact replay
+///   of them) does not contain that trigger at all, and each of its rows enters one small
+///   trigger program. A delete logged twice (recursive triggers on) reduces to one.
 extension TrackedTable {
     static let pendingTable = "sqliteundo_pending"
 
@@ -23,7 +23,7 @@ extension TrackedTable {
     }
 
     private static let triggerKinds = [
-        "insert", "update", "delete", "replace_insert",
+        "insert", "update", "key_update", "delete", "replace_insert",
     ]
 
     /// SQL that drops this table's capture triggers.
@@ -71,10 +71,13 @@ extension TrackedTable {
             insert: UndoLogSchema.Kind.insert.rawValue, update: UndoLogSchema.Kind.update.rawValue,
             delete: UndoLogSchema.Kind.delete.rawValue
         )
-        let keyChange =
-            (["OLD.rowid IS NOT NEW.rowid"]
-            + columns.filter { Set(uniqueKeys.joined()).contains($0.name) }.map(changed))
+        let keyColumns = columns.filter { Set(uniqueKeys.joined()).contains($0.name) }
+        let keyChange = (["OLD.rowid IS NOT NEW.rowid"] + keyColumns.map(changed))
             .joined(separator: " OR ")
+        // Every name an UPDATE can set the rowid or a unique key by.
+        let keyNames =
+            (["rowid", "oid", "_rowid_"] + [rowidAlias].compactMap { $0 }
+            + keyColumns.map(\.name)).map(\.quotedIdentifier).joined(separator: ", ")
         let mask = columns.map {
             "(CASE WHEN \(changed($0)) THEN \(1 << Int64($0.slot)) ELSE 0 END)"
         }.joined(separator: " | ")
@@ -114,11 +117,15 @@ extension TrackedTable {
                         \(names.map { "NEW.\($0)" }.joined(separator: ", ")));
             END;
             CREATE TEMP TRIGGER \(triggerName("update")) BEFORE UPDATE ON \(sqlName)
-            WHEN \(barrier) IS NOT NULL BEGIN
+            WHEN \(barrier) IS NOT NULL AND NOT (\(keyChange)) BEGIN
+                \(logUpdate);
+            END;
+            CREATE TEMP TRIGGER \(triggerName("key_update")) BEFORE UPDATE OF \(keyNames)
+            ON \(sqlName) WHEN \(barrier) IS NOT NULL AND (\(keyChange)) BEGIN
                 INSERT INTO \(log)(barrier, tableId, kind, oldRowid, mask, \(slots("o")))
                 SELECT \(barrier), \(id), \(kind.delete), rowid, \(fullMask), \(all)
                 FROM \(name.quotedIdentifier)
-                WHERE (\(keyChange)) AND (\(conflictingRows)) AND rowid != OLD.rowid;
+                WHERE (\(conflictingRows)) AND rowid != OLD.rowid;
                 \(logUpdate);
             END;
             CREATE TEMP TRIGGER \(triggerName("delete")) BEFORE DELETE ON \(sqlName)

@@ -60,6 +60,42 @@ import Testing
         }
     }
 
+    /// An UPDATE may set the rowid by any of its names (`rowid`, `oid`, `_rowid_`), on a table
+    /// with an alias column or without one, and replace another row with it.
+    @Test func rowidSetByItsOtherNames() throws {
+        let fixture = try Fixture(
+            schema: """
+                CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT);
+                CREATE TABLE notes(body TEXT);
+                """, tables: ["items", "notes"])
+        try fixture.execute(
+            """
+            INSERT INTO items VALUES (1, 'a'), (2, 'b');
+            INSERT INTO notes(rowid, body) VALUES (1, 'x'), (2, 'y'), (3, 'z');
+            """)
+        let rows = {
+            try fixture.db.read { db in
+                try ["items", "notes"].flatMap {
+                    try db.fetchAll(Row.self, "SELECT rowid, * FROM \($0) ORDER BY rowid")
+                        .map(\.values)
+                }
+            }
+        }
+        let before = try rows()
+        try undoable("Renumber") {
+            try fixture.execute("UPDATE items SET rowid = 10 WHERE id = 1")
+            try fixture.execute("UPDATE OR REPLACE items SET oid = 10 WHERE id = 2")
+            try fixture.execute("UPDATE notes SET _rowid_ = 5 WHERE body = 'x'")
+            try fixture.execute("UPDATE OR REPLACE notes SET rowid = 5 WHERE body = 'y'")
+        }
+        let after = try rows()
+        #expect(after == [[10, 10, "b"], [3, "z"], [5, "y"]])
+        try fixture.engine.defaultStack.undo()
+        #expect(try rows() == before)
+        try fixture.engine.defaultStack.redo()
+        #expect(try rows() == after)
+    }
+
     @Test func updateOrReplace() throws {
         let fixture = try Fixture(
             schema: "CREATE TABLE items(id INTEGER PRIMARY KEY, code TEXT UNIQUE)",
