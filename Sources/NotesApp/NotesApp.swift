@@ -32,8 +32,8 @@ public final class NotesApp {
     let layoutStore: PaneLayoutStore
     /// The notebook's check for damage (`NotebookOpener` prepares it; it starts once the first
     /// frame is drawn) until it has passed: nothing is written before, not even the leases of the
-    /// panes' stacks.
-    private var openingCheck: BackgroundCheck?
+    /// panes' stacks. With it, the stacks that had history when the app opened.
+    private var opening: (check: BackgroundCheck, history: Set<String>)?
     /// What ended the app before the user quit: the notebook's check found it damaged.
     public private(set) var failure: (any Error)?
 
@@ -68,12 +68,13 @@ public final class NotesApp {
             if change.resizedTables.contains(Article.tableName) { resized.raise() }
             flag.raise()
         }
-        openingCheck = database.pendingCheck
         let history = Set(try engine?.storedStackIDs() ?? [])
-        let ids = try layoutStore.choose(count: paneCount, history: history)
-        for id in ids { try makePane(id) }
-        layout = UndoableState(PaneLayout(stackIDs: ids), limit: 100, filter: PaneLayout.history)
-        if openingCheck == nil { try leasePanes() }
+        if let check = database.pendingCheck {
+            opening = (check, history)
+            try showPanes(try layoutStore.choose(count: paneCount, history: history))
+        } else {
+            try leasePanes(count: paneCount, history: history)
+        }
     }
 
     /// Once the notebook's check has passed, does what opening left for then: leases the panes'
@@ -83,7 +84,7 @@ public final class NotesApp {
     /// - Returns: false when the app is ending.
     @discardableResult
     func finishOpening(waiting: Bool) -> Bool {
-        guard let check = openingCheck, waiting || check.isFinished else { return true }
+        guard let (check, history) = opening, waiting || check.isFinished else { return true }
         do {
             try check.wait()
         } catch {
@@ -91,32 +92,33 @@ public final class NotesApp {
             quitRequested = true
             return false
         }
-        openingCheck = nil
+        opening = nil
         do {
-            try leasePanes()
+            try leasePanes(count: layout.present.stackIDs.count, history: history)
         } catch {
             message = "Cannot save the panes: \(error)"
         }
         return true
     }
 
-    /// Leases the stacks of the panes shown, and puts the notebook's number of articles right
-    /// (`Notebook.recountArticles`). Another notes that started meanwhile may have taken some of
-    /// those stacks: the panes then get others, as `claim` chooses.
-    private func leasePanes() throws {
-        let history = Set(try engine?.storedStackIDs() ?? [])
-        let shown = layout.present.stackIDs
-        let (ids, isSavedLayout) = try layoutStore.claim(count: shown.count, history: history)
-        if ids != shown {
-            paneCache = [:]
-            for id in ids { try makePane(id) }
-            layout = UndoableState(
-                PaneLayout(stackIDs: ids), limit: 100, filter: PaneLayout.history)
-        }
+    /// Leases the stacks of `count` panes and shows them, and puts the notebook's number of
+    /// articles right (`Notebook.recountArticles`). Another notes that started meanwhile may have
+    /// taken some of the stacks shown while the notebook was checked: the panes then get others,
+    /// as `claim` chooses.
+    private func leasePanes(count: Int, history: Set<String>) throws {
+        let (ids, isSavedLayout) = try layoutStore.claim(count: count, history: history)
+        if ids != layout.present.stackIDs { try showPanes(ids) }
         if isSavedLayout { try layoutStore.save(ids, holding: ids) }
         if try database.write({ try Notebook.recountArticles($0) }) {
             for pane in panes { pane.invalidate() }
         }
+    }
+
+    /// Shows a fresh layout of panes on these stacks, with no history of layout changes.
+    private func showPanes(_ ids: [String]) throws {
+        paneCache = [:]
+        for id in ids { try makePane(id) }
+        layout = UndoableState(PaneLayout(stackIDs: ids), limit: 100, filter: PaneLayout.history)
     }
 
     @discardableResult
@@ -234,7 +236,7 @@ public final class NotesApp {
         let (canvas, cursor) = ScreenRenderer(app: self, layout: screen).draw()
         backend.draw(canvas, cursor: cursor)
         // Once the first frame is on the screen: reading the whole file beside it would slow it.
-        openingCheck?.start()
+        opening?.check.start()
     }
 
     /// Runs `body` as one undoable action of the focused pane, and reports errors in the status

@@ -58,12 +58,11 @@ public final class LockstepFeed {
         let statement = try database.cachedStatement(query)
         try statement.bind(arguments)
         self.statement = statement
-        keys = []
-        failure = nil
         defer {
             sqlite3_reset(statement.handle)
             self.statement = nil
             keys = []
+            failure = nil
         }
         do {
             try update()

@@ -100,6 +100,13 @@ enum UndoLogSchema {
             """
     }
 
+    /// SQL true for the log rows a barrier wrote from its log start on (`Barrier.logStart`): its
+    /// rows before it is filed, or those a transaction adds to it. `barrier` and `start` are the
+    /// SQL naming them (parameters).
+    static func rows(of barrier: String, from start: String) -> String {
+        "seq >= \(start) AND barrier = \(barrier)"
+    }
+
     /// Extends a filed barrier's span over the rows the open transaction gave it since
     /// `start` (the first `seq` they may have).
     static func extendSpan(of barrier: Int64, from start: Int64, _ db: Database) throws {
@@ -131,7 +138,7 @@ enum UndoLogSchema {
     /// Deletes a barrier's log rows, all at `start` or later.
     static func deleteLog(of barrier: Int64, from start: Int64, _ db: Database) throws {
         try db.execute(
-            "DELETE FROM \(log) WHERE seq >= ? AND barrier = ?",
+            "DELETE FROM \(log) WHERE \(rows(of: "?2", from: "?1"))",
             [.integer(start), .integer(barrier)])
     }
 
@@ -141,23 +148,26 @@ enum UndoLogSchema {
         throws
     {
         try db.execute(
-            "UPDATE \(log) SET barrier = ? WHERE seq >= ? AND barrier = ?",
+            "UPDATE \(log) SET barrier = ?1 WHERE \(rows(of: "?3", from: "?2"))",
             [.integer(other), .integer(start), .integer(barrier)])
         try extendSpan(of: other, from: start, db)
     }
 
     /// Deletes barriers' log rows that no barrier row claims and whose block cannot be running
-    /// any more: what a crash left of an unfinished barrier. Reads the whole log, once, when an
-    /// engine opens.
+    /// any more: what a crash left of an unfinished barrier. Reads the whole log twice (once
+    /// more when there is something to delete), when an engine opens.
     static func discardUnfinishedBarriers(_ db: Database) throws {
         let orphans = try db.fetchAll(
             Int64.self,
             """
             SELECT DISTINCT barrier FROM \(log)
             WHERE barrier NOT IN (SELECT id FROM \(barriers))
-            """)
-        for barrier in orphans where !BarrierID.mayBeRunning(barrier) {
-            try deleteLog(of: barrier, from: 0, db)
+            """
+        ).filter { !BarrierID.mayBeRunning($0) }
+        if !orphans.isEmpty {
+            try db.execute(
+                "DELETE FROM \(log) WHERE barrier IN (SELECT value FROM json_each(?))",
+                [.text(orphans.jsonArray)])
         }
         let low = BarrierID.processID << 32
         let used = try db.fetchOne(

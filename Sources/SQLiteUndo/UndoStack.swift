@@ -195,13 +195,11 @@ public final class UndoStack: Sendable {
             settings.withLock({ $0.coalescible == top.id })
         else { return nil }
         let now = Date().timeIntervalSince1970
-        guard now - top.closedAt <= mergeInterval, try hasLog(barrier, db) else { return nil }
-        let start = barrier.logStart(in: engine) ?? 0
-        let first =
-            try db.fetchOne(
-                Int64.self,
-                "SELECT min(seq) FROM \(UndoLogSchema.log) WHERE seq >= ? AND barrier = ?",
-                [.integer(start), .integer(barrier.id)]) ?? start
+        // Its first log row; none when it only made no-op updates (nothing to merge).
+        guard now - top.closedAt <= mergeInterval, let start = barrier.logStart(in: engine),
+            let first = try db.fetchOne(
+                Int64.self, Self.firstRowSQL, [.integer(start), .integer(barrier.id)])
+        else { return nil }
         try UndoLogSchema.moveLog(of: barrier.id, from: start, to: top.id, db)
         try db.execute(
             "UPDATE \(UndoLogSchema.barriers) SET closedAt = ? WHERE id = ?",
@@ -252,7 +250,7 @@ public final class UndoStack: Sendable {
         INSERT INTO \(UndoLogSchema.barriers)
             (id, stackId, list, position, name, coalescingKey, closedAt, firstSeq, lastSeq)
         SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, \(UndoLogSchema.highestSeq)
-        WHERE EXISTS (SELECT 1 FROM \(UndoLogSchema.log) WHERE seq >= ?8 AND barrier = ?1)
+        WHERE EXISTS (SELECT 1 FROM \(UndoLogSchema.log) WHERE \(UndoLogSchema.rows(of: "?1", from: "?8")))
         """
 
     /// Deletes these barriers and their log rows, each read by its span.
@@ -267,15 +265,8 @@ public final class UndoStack: Sendable {
         "DELETE FROM \(UndoLogSchema.log) WHERE \(UndoLogSchema.filedRows())"
     private static let deleteEntrySQL = "DELETE FROM \(UndoLogSchema.barriers) WHERE id = ?"
 
-    /// Whether a barrier not filed yet has log rows (one that only made no-op updates has none).
-    private func hasLog(_ barrier: Barrier, _ db: Database) throws -> Bool {
-        guard let start = barrier.logStart(in: engine) else { return false }
-        return try db.fetchOne(Int.self, Self.hasLogSQL, [.integer(start), .integer(barrier.id)])
-            == 1
-    }
-
-    private static let hasLogSQL =
-        "SELECT EXISTS (SELECT 1 FROM \(UndoLogSchema.log) WHERE seq >= ? AND barrier = ?)"
+    private static let firstRowSQL =
+        "SELECT min(seq) FROM \(UndoLogSchema.log) WHERE \(UndoLogSchema.rows(of: "?2", from: "?1"))"
 
     /// Reads the lists again from the file (after a transaction that changed them rolled back).
     private func reload() throws {
