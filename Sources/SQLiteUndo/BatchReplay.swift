@@ -266,62 +266,80 @@ struct BatchReplay {
     /// joining the log (which makes SQLite copy every value into a temporary table first). It
     /// visits its rows in rowid order, so the log is read in that order: in `seq` order first,
     /// which is rowid order for a bulk statement that scanned its table, sorted otherwise. The
-    /// rows it visits are the log's rowids, or, when the table holds as many rows between the
-    /// lowest and the highest of them as the part has, simply that range (any row of it the log
-    /// does not name then puts the feed out of step).
+    /// rows it visits are, first, every row between the lowest and the highest rowid the log
+    /// names (a row of that range the log does not name puts the feed out of step, and the
+    /// UPDATE takes back what it did), then the log's rowids.
+    ///
+    /// A large part is restored with the table's update capture trigger dropped for the
+    /// statement (see `withoutUpdateCapture`).
     private func restoreUpdatedExactly(_ part: Part) throws -> [Int64] {
         let feed = try db.lockstepFeed(named: UndoEngine.restoreFunction)
-        let range = try part.sharedMask == nil ? nil : rangeHoldingOnly(part)
-        var restored: [Int64] = []
-        for mask in try masks(part) {
-            let columns = changedColumns(part, mask)
-            // Rows whose update also moved them need the row-by-row replay.
-            let logged = """
-                FROM \(log) AS l WHERE \(spanOf("l")) AND l.tableId = ? AND l.kind = ?
-                    AND l.mask = ? AND l.oldRowid = l.newRowid
-                """
-            let pairs = columns.map { "l.\(after)\($0.slot), l.\(before)\($0.slot)" }
-            let assignments = columns.enumerated().map { index, column in
-                let name = column.name.quotedIdentifier
-                return "\(name) = \(UndoEngine.restoreFunction)(rowid, \(index), \(name))"
-            }
-            let arguments = arguments(part) + [.integer(mask)]
-            let update = "UPDATE \(part.table.sqlName) SET \(assignments.joined(separator: ", "))"
-            let logRowids = (" WHERE rowid IN (SELECT l.\(currentRowid) \(logged))", arguments)
-            let attempts = [
-                range.map {
-                    (
-                        " WHERE rowid BETWEEN ?5 AND ?6",
-                        arguments + [.integer($0.lowerBound), .integer($0.upperBound)]
-                    )
-                } ?? logRowids,
-                logRowids,
-            ]
-            var outcome = LockstepFeed.Outcome.outOfStep
-            for (order, (visited, updateArguments)) in zip(
-                ["l.seq", "l.\(currentRowid)"], attempts)
-            where outcome == .outOfStep {
-                let query =
-                    "SELECT l.\(currentRowid), \(pairs.joined(separator: ", ")) \(logged) ORDER BY \(order)"
-                outcome = try feed.feed(query, arguments) {
-                    try db.executeReplay(update + visited, updateArguments)
-                }
-            }
-            guard case .fed(let keys) = outcome else { throw NotExact() }
-            restored += keys
+        let range = part.sharedMask == nil ? nil : part.rowids
+        let masks = try masks(part)
+        return try withoutUpdateCapture(part) {
+            try masks.flatMap { try restoreUpdatedExactly(part, mask: $0, range: range, feed) }
         }
-        return restored
     }
 
-    /// The part's range of rowids, when the table has exactly as many rows in it as the part
-    /// has log rows.
-    private func rangeHoldingOnly(_ part: Part) throws -> ClosedRange<Int64>? {
-        guard let rowids = part.rowids,
-            try db.fetchOne(
-                Int.self, "SELECT count(*) FROM \(part.table.sqlName) WHERE rowid BETWEEN ? AND ?",
-                [.integer(rowids.lowerBound), .integer(rowids.upperBound)]) == part.count
-        else { return nil }
-        return rowids
+    /// Restores the part's rows whose log rows have `mask` (see `restoreUpdatedExactly(_:)`).
+    private func restoreUpdatedExactly(
+        _ part: Part, mask: Int64, range: ClosedRange<Int64>?, _ feed: LockstepFeed
+    ) throws -> [Int64] {
+        let columns = changedColumns(part, mask)
+        // Rows whose update also moved them need the row-by-row replay.
+        let logged = """
+            FROM \(log) AS l WHERE \(spanOf("l")) AND l.tableId = ? AND l.kind = ?
+                AND l.mask = ? AND l.oldRowid = l.newRowid
+            """
+        let pairs = columns.map { "l.\(after)\($0.slot), l.\(before)\($0.slot)" }
+        let assignments = columns.enumerated().map { index, column in
+            let name = column.name.quotedIdentifier
+            return "\(name) = \(UndoEngine.restoreFunction)(rowid, \(index), \(name))"
+        }
+        let arguments = arguments(part) + [.integer(mask)]
+        let update = "UPDATE \(part.table.sqlName) SET \(assignments.joined(separator: ", "))"
+        let logRowids = (" WHERE rowid IN (SELECT l.\(currentRowid) \(logged))", arguments)
+        let attempts = [
+            range.map {
+                (
+                    " WHERE rowid BETWEEN ?5 AND ?6",
+                    arguments + [.integer($0.lowerBound), .integer($0.upperBound)]
+                )
+            } ?? logRowids,
+            logRowids,
+        ]
+        var outcome = LockstepFeed.Outcome.outOfStep
+        for (order, (visited, updateArguments)) in zip(
+            ["l.seq", "l.\(currentRowid)"], attempts)
+        where outcome == .outOfStep {
+            let query =
+                "SELECT l.\(currentRowid), \(pairs.joined(separator: ", ")) \(logged) ORDER BY \(order)"
+            outcome = try feed.feed(query, arguments) {
+                try db.executeReplay(update + visited, updateArguments)
+            }
+        }
+        guard case .fed(let keys) = outcome else { throw NotExact() }
+        return keys
+    }
+
+    /// Parts of at least this many rows are restored without the update capture trigger.
+    static let rowsWorthSuspendingCapture = 1000
+
+    /// Runs `body` with the part's table's update capture trigger dropped, when the part has at
+    /// least `rowsWorthSuspendingCapture` rows, and creates the trigger again after it.
+    ///
+    /// The exact replay runs outside any barrier, so the trigger would log nothing; but an
+    /// UPDATE that contains a trigger updates in two passes and loads every column of each row
+    /// twice, which more than doubles the cost of a bulk restore. Dropping and creating a TEMP
+    /// trigger changes only this connection's schema, inside the replay's savepoint, and costs
+    /// one parse plus preparing again the cached statements that write the table, which a
+    /// thousand rows repay several times over.
+    private func withoutUpdateCapture<T>(_ part: Part, _ body: () throws -> T) throws -> T {
+        guard part.count >= Self.rowsWorthSuspendingCapture else { return try body() }
+        try db.execute(part.table.dropUpdateTriggerSQL)
+        let result = Result { try body() }
+        try db.execute(part.table.createUpdateTriggerSQL)
+        return try result.get()
     }
 
     /// Restores the columns each logged update changed where they still hold what the barrier

@@ -68,37 +68,9 @@ extension TrackedTable {
         let pending = Self.pendingTable
         let barrier = UndoEngine.barrierFunction
         let kind = (
-            insert: UndoLogSchema.Kind.insert.rawValue, update: UndoLogSchema.Kind.update.rawValue,
-            delete: UndoLogSchema.Kind.delete.rawValue
+            insert: UndoLogSchema.Kind.insert.rawValue, delete: UndoLogSchema.Kind.delete.rawValue
         )
-        let keyColumns = columns.filter { Set(uniqueKeys.joined()).contains($0.name) }
-        let keyChange = (["OLD.rowid IS NOT NEW.rowid"] + keyColumns.map(changed))
-            .joined(separator: " OR ")
-        // Every name an UPDATE can set the rowid or a unique key by.
-        let keyNames =
-            (["rowid", "oid", "_rowid_"] + [rowidAlias].compactMap { $0 }
-            + keyColumns.map(\.name)).map(\.quotedIdentifier).joined(separator: ", ")
-        let mask = columns.map {
-            "(CASE WHEN \(changed($0)) THEN \(1 << Int64($0.slot)) ELSE 0 END)"
-        }.joined(separator: " | ")
-        // Each column is compared once, in the mask; the values are picked by its bits. `LIMIT 1`
-        // keeps SQLite from pushing the outer WHERE into the subquery, which would compute the
-        // mask a second time.
-        let oldChanged = columns.map {
-            "CASE WHEN m & \(1 << Int64($0.slot)) THEN OLD.\($0.name.quotedIdentifier) END"
-        }
-        let newChanged = columns.map {
-            "CASE WHEN m & \(1 << Int64($0.slot)) THEN NEW.\($0.name.quotedIdentifier) END"
-        }
         let all = names.joined(separator: ", ")
-        let logUpdate = """
-            INSERT INTO \(log)(barrier, tableId, kind, oldRowid, newRowid, mask,
-                               \(slots("o")), \(slots("n")))
-            SELECT b, \(id), \(kind.update), OLD.rowid, NEW.rowid, m,
-                   \(oldChanged.joined(separator: ", ")), \(newChanged.joined(separator: ", "))
-            FROM (SELECT \(barrier) AS b, \(mask) AS m LIMIT 1)
-            WHERE m != 0 OR OLD.rowid IS NOT NEW.rowid
-            """
         return """
             CREATE TEMP TRIGGER \(triggerName("replace_insert")) BEFORE INSERT ON \(sqlName)
             WHEN \(barrier) IS NOT NULL BEGIN
@@ -116,10 +88,7 @@ extension TrackedTable {
                 VALUES (\(barrier), \(id), \(kind.insert), NEW.rowid, \(fullMask),
                         \(names.map { "NEW.\($0)" }.joined(separator: ", ")));
             END;
-            CREATE TEMP TRIGGER \(triggerName("update")) BEFORE UPDATE ON \(sqlName)
-            WHEN \(barrier) IS NOT NULL AND NOT (\(keyChange)) BEGIN
-                \(logUpdate);
-            END;
+            \(createUpdateTriggerSQL)
             CREATE TEMP TRIGGER \(triggerName("key_update")) BEFORE UPDATE OF \(keyNames)
             ON \(sqlName) WHEN \(barrier) IS NOT NULL AND (\(keyChange)) BEGIN
                 INSERT INTO \(log)(barrier, tableId, kind, oldRowid, mask, \(slots("o")))
@@ -134,6 +103,62 @@ extension TrackedTable {
                 VALUES (\(barrier), \(id), \(kind.delete), OLD.rowid, \(fullMask),
                         \(names.map { "OLD.\($0)" }.joined(separator: ", ")));
             END;
+            """
+    }
+
+    /// SQL that creates the trigger logging updates that keep the rowid and unique keys: the
+    /// one trigger an UPDATE of other columns contains.
+    var createUpdateTriggerSQL: String {
+        """
+        CREATE TEMP TRIGGER \(triggerName("update")) BEFORE UPDATE ON \(sqlName)
+        WHEN \(UndoEngine.barrierFunction) IS NOT NULL AND NOT (\(keyChange)) BEGIN
+            \(logUpdate);
+        END;
+        """
+    }
+
+    /// SQL that drops the trigger `createUpdateTriggerSQL` creates.
+    var dropUpdateTriggerSQL: String { "DROP TRIGGER temp.\(triggerName("update"));" }
+
+    /// The unique-key columns (besides the rowid).
+    private var keyColumns: [Column] {
+        let keys = Set(uniqueKeys.joined())
+        return columns.filter { keys.contains($0.name) }
+    }
+
+    /// SQL true when an update changes the rowid or a unique key.
+    private var keyChange: String {
+        (["OLD.rowid IS NOT NEW.rowid"] + keyColumns.map(changed)).joined(separator: " OR ")
+    }
+
+    /// Every name an UPDATE can set the rowid or a unique key by.
+    private var keyNames: String {
+        (["rowid", "oid", "_rowid_"] + [rowidAlias].compactMap { $0 } + keyColumns.map(\.name))
+            .map(\.quotedIdentifier).joined(separator: ", ")
+    }
+
+    /// The statement logging an update: the changed columns' values before and after, or
+    /// nothing for a no-op update.
+    private var logUpdate: String {
+        let mask = columns.map {
+            "(CASE WHEN \(changed($0)) THEN \(1 << Int64($0.slot)) ELSE 0 END)"
+        }.joined(separator: " | ")
+        // Each column is compared once, in the mask; the values are picked by its bits. `LIMIT 1`
+        // keeps SQLite from pushing the outer WHERE into the subquery, which would compute the
+        // mask a second time.
+        let oldChanged = columns.map {
+            "CASE WHEN m & \(1 << Int64($0.slot)) THEN OLD.\($0.name.quotedIdentifier) END"
+        }
+        let newChanged = columns.map {
+            "CASE WHEN m & \(1 << Int64($0.slot)) THEN NEW.\($0.name.quotedIdentifier) END"
+        }
+        return """
+            INSERT INTO \(UndoLogSchema.log)(barrier, tableId, kind, oldRowid, newRowid, mask,
+                               \(slots("o")), \(slots("n")))
+            SELECT b, \(id), \(UndoLogSchema.Kind.update.rawValue), OLD.rowid, NEW.rowid, m,
+                   \(oldChanged.joined(separator: ", ")), \(newChanged.joined(separator: ", "))
+            FROM (SELECT \(UndoEngine.barrierFunction) AS b, \(mask) AS m LIMIT 1)
+            WHERE m != 0 OR OLD.rowid IS NOT NEW.rowid
             """
     }
 }

@@ -114,4 +114,68 @@ import Testing
         #expect(undo?.ids(forTable: "items")?.count == 99)
         #expect(try barrierRows() == [[1, 1]])
     }
+
+    /// 1,500 rows: enough for the exact replay to drop the update capture trigger for its
+    /// statement.
+    private func addRowsUpTo1500() throws {
+        try fixture.execute(
+            "WITH RECURSIVE n(x) AS (SELECT 101 UNION ALL SELECT x + 1 FROM n WHERE x < 1500) "
+                + "INSERT INTO items(id, name, value) SELECT x, 'item ' || x, x FROM n")
+    }
+
+    private func captureTriggers() throws -> [String] {
+        try fixture.db.read {
+            try $0.fetchAll(
+                String.self,
+                "SELECT name FROM temp.sqlite_master WHERE type = 'trigger' ORDER BY name")
+        }
+    }
+
+    /// A large barrier undoes and redoes exactly, and its table is captured as before after
+    /// each: the trigger dropped for the replay is back.
+    @Test func largeBarrierUndoesExactlyAndItsTableIsStillCaptured() throws {
+        try addRowsUpTo1500()
+        let triggers = try captureTriggers()
+        #expect(triggers.contains("sqliteundo_1_update"))
+        let before = try fixture.rows()
+        try undoable("Bulk") { try fixture.execute("UPDATE items SET value = value * 2") }
+        let after = try fixture.rows()
+        let undo = try stack.undo()
+        #expect(try fixture.rows() == before)
+        #expect(undo?.ids(forTable: "items")?.count == 1500)
+        #expect(try barrierRows() == [[1, 1]])
+        #expect(try captureTriggers() == triggers)
+        try stack.redo()
+        #expect(try fixture.rows() == after)
+        #expect(try barrierRows() == [[0, 0]])
+        #expect(try captureTriggers() == triggers)
+        try undoable("One") { try fixture.execute("UPDATE items SET value = 0 WHERE id = 7") }
+        #expect(try fixture.logCount() == 1501)
+        try stack.undo()
+        #expect(try fixture.rows() == after)
+    }
+
+    /// When one row of a large barrier was changed since, the exact replay gives up and takes
+    /// everything back, the dropped trigger included: the replay that follows records its
+    /// inverse, so the redo restores every row but the one kept.
+    @Test func largeBarrierMeetingAConflictRecordsTheReplayForRedo() throws {
+        try addRowsUpTo1500()
+        let before = try fixture.rows()
+        try undoable("Bulk") { try fixture.execute("UPDATE items SET value = value * 2") }
+        let after = try fixture.rows()
+        try fixture.execute("UPDATE items SET value = -1 WHERE id = 1200")
+        let undo = try stack.undo()
+        #expect(
+            undo?.conflicts == [
+                UndoConflict(table: "items", rowid: 1200, column: "value", kept: -1)
+            ])
+        let kept = { (rows: [[SQLiteValue]]) in
+            rows.map { $0[0] == 1200 ? [1200, "item 1200", -1, 0] : $0 }
+        }
+        #expect(try fixture.rows() == kept(before))
+        #expect(try barrierRows() == [[1, 0]])
+        #expect(try fixture.logCount() == 1499)
+        try stack.redo()
+        #expect(try fixture.rows() == kept(after))
+    }
 }
