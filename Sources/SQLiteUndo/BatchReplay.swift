@@ -330,10 +330,11 @@ struct BatchReplay {
     ///
     /// The exact replay runs outside any barrier, so the trigger would log nothing; but an
     /// UPDATE that contains a trigger updates in two passes and loads every column of each row
-    /// twice, which more than doubles the cost of a bulk restore. Dropping and creating a TEMP
-    /// trigger changes only this connection's schema, inside the replay's savepoint, and costs
-    /// one parse plus preparing again the cached statements that write the table, which a
-    /// thousand rows repay several times over.
+    /// twice: about a third of a bulk restore's time (measured). Dropping and creating a
+    /// TEMP trigger changes only this connection's schema, inside the replay's savepoint (which
+    /// takes both back if it gives up). It costs about a millisecond: the trigger parsed twice,
+    /// and every statement the connection has prepared prepared again at its next use (SQLite
+    /// expires them all when the TEMP schema changes), which a thousand rows repay.
     private func withoutUpdateCapture<T>(_ part: Part, _ body: () throws -> T) throws -> T {
         guard part.count >= Self.rowsWorthSuspendingCapture else { return try body() }
         try db.execute(part.table.dropUpdateTriggerSQL)

@@ -13,6 +13,8 @@
 ///   `UPDATE OF` those columns: an UPDATE that sets none of them (most, and every exact replay
 ///   of them) does not contain that trigger at all, and each of its rows enters one small
 ///   trigger program. A delete logged twice (recursive triggers on) reduces to one.
+/// - The exact replay of a large barrier drops the update trigger for its statement
+///   (`BatchReplay`): outside a barrier it logs nothing, and its presence slows every row.
 extension TrackedTable {
     static let pendingTable = "sqliteundo_pending"
 
