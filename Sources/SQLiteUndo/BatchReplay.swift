@@ -31,11 +31,19 @@ struct BatchReplay {
         let rowids: ClosedRange<Int64>?
     }
 
-    init(db: Database, barrier: Int64, inverted: Bool, tables: [Int64: TrackedTable]) {
+    /// Parts of at least this many rows are restored exactly without the update capture
+    /// trigger (see `withoutUpdateCapture`).
+    let rowsWorthSuspendingCapture: Int
+
+    init(
+        db: Database, barrier: Int64, inverted: Bool, tables: [Int64: TrackedTable],
+        rowsWorthSuspendingCapture: Int = Self.rowsWorthSuspendingCapture
+    ) {
         self.db = db
         self.barrier = barrier
         self.inverted = inverted
         self.tables = tables
+        self.rowsWorthSuspendingCapture = rowsWorthSuspendingCapture
     }
 
     /// Column prefixes and rowid columns of the log as the barrier reads.
@@ -322,7 +330,7 @@ struct BatchReplay {
         return keys
     }
 
-    /// Parts of at least this many rows are restored without the update capture trigger.
+    /// From how many rows a part is worth restoring without the update capture trigger.
     static let rowsWorthSuspendingCapture = 1000
 
     /// Runs `body` with the part's table's update capture trigger dropped, when the part has at
@@ -336,7 +344,7 @@ struct BatchReplay {
     /// and every statement the connection has prepared prepared again at its next use (SQLite
     /// expires them all when the TEMP schema changes), which a thousand rows repay.
     private func withoutUpdateCapture<T>(_ part: Part, _ body: () throws -> T) throws -> T {
-        guard part.count >= Self.rowsWorthSuspendingCapture else { return try body() }
+        guard part.count >= rowsWorthSuspendingCapture else { return try body() }
         try db.execute(part.table.dropUpdateTriggerSQL)
         let result = Result { try body() }
         try db.execute(part.table.createUpdateTriggerSQL)

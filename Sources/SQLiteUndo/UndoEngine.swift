@@ -21,6 +21,8 @@ public final class UndoEngine: Sendable {
     /// Files barriers with their stacks inside the transactions that wrote them.
     let recorder = BarrierRecorder()
     private let stacks = Mutex<[String: UndoStack]>([:])
+    /// Parts an exact replay restores without the update capture trigger (see `BatchReplay`).
+    private let rowsWorthSuspendingCapture: Int
 
     /// The id of the stack barriers register with outside any `withUndoStack` scope.
     public static let defaultStackID = "default"
@@ -44,9 +46,20 @@ public final class UndoEngine: Sendable {
 
     /// Tracks the named tables.
     /// - Throws: as `init(for:tables:)`.
-    public init(for database: any DatabaseWriter, tableNames: [String]) throws {
+    public convenience init(for database: any DatabaseWriter, tableNames: [String]) throws {
+        try self.init(
+            for: database, tableNames: tableNames,
+            rowsWorthSuspendingCapture: BatchReplay.rowsWorthSuspendingCapture)
+    }
+
+    /// Tracks the named tables; an exact replay drops a table's update capture trigger for parts
+    /// of at least `rowsWorthSuspendingCapture` rows (tests lower it to run that path always).
+    init(for database: any DatabaseWriter, tableNames: [String], rowsWorthSuspendingCapture: Int)
+        throws
+    {
         self.database = database
         self.tableNames = tableNames
+        self.rowsWorthSuspendingCapture = rowsWorthSuspendingCapture
         try EngineRegistry.claim(database, for: self)
         do {
             try database.write { db in
@@ -183,7 +196,9 @@ public final class UndoEngine: Sendable {
     {
         let tables = trackedTables.withLock { $0 }
         let references = foreignKeys.withLock { $0 }
-        var exact = BatchReplay(db: db, barrier: id, inverted: inverted, tables: tables)
+        var exact = BatchReplay(
+            db: db, barrier: id, inverted: inverted, tables: tables,
+            rowsWorthSuspendingCapture: rowsWorthSuspendingCapture)
         let restoredExactly = try UndoContext.$barrier.withValue(nil) {
             try Self.setBased(db, keeping: references) {
                 try exact.revertExactly() ? exact.affectedRows : nil
