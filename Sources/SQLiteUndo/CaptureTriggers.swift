@@ -69,6 +69,7 @@ extension TrackedTable {
         let log = UndoLogSchema.log
         let pending = Self.pendingTable
         let barrier = UndoEngine.barrierFunction
+        let capturing = UndoEngine.capturingBarrierFunction
         let kind = (
             insert: UndoLogSchema.Kind.insert.rawValue, delete: UndoLogSchema.Kind.delete.rawValue
         )
@@ -83,18 +84,18 @@ extension TrackedTable {
             CREATE TEMP TRIGGER \(triggerName("insert")) AFTER INSERT ON \(sqlName)
             WHEN \(barrier) IS NOT NULL BEGIN
                 INSERT INTO \(log)(barrier, tableId, kind, oldRowid, mask, \(slots("o")))
-                SELECT \(barrier), \(id), \(kind.delete), oldRowid, \(fullMask), \(slots("o"))
+                SELECT \(capturing), \(id), \(kind.delete), oldRowid, \(fullMask), \(slots("o"))
                 FROM \(pending) WHERE tableId = \(id);
                 DELETE FROM \(pending) WHERE tableId = \(id);
                 INSERT INTO \(log)(barrier, tableId, kind, newRowid, mask, \(slots("n")))
-                VALUES (\(barrier), \(id), \(kind.insert), NEW.rowid, \(fullMask),
+                VALUES (\(capturing), \(id), \(kind.insert), NEW.rowid, \(fullMask),
                         \(names.map { "NEW.\($0)" }.joined(separator: ", ")));
             END;
             \(createUpdateTriggerSQL)
             CREATE TEMP TRIGGER \(triggerName("key_update")) BEFORE UPDATE OF \(keyNames)
             ON \(sqlName) WHEN \(barrier) IS NOT NULL AND (\(keyChange)) BEGIN
                 INSERT INTO \(log)(barrier, tableId, kind, oldRowid, mask, \(slots("o")))
-                SELECT \(barrier), \(id), \(kind.delete), rowid, \(fullMask), \(all)
+                SELECT \(capturing), \(id), \(kind.delete), rowid, \(fullMask), \(all)
                 FROM \(name.quotedIdentifier)
                 WHERE (\(conflictingRows)) AND rowid != OLD.rowid;
                 \(logUpdate);
@@ -102,7 +103,7 @@ extension TrackedTable {
             CREATE TEMP TRIGGER \(triggerName("delete")) BEFORE DELETE ON \(sqlName)
             WHEN \(barrier) IS NOT NULL BEGIN
                 INSERT INTO \(log)(barrier, tableId, kind, oldRowid, mask, \(slots("o")))
-                VALUES (\(barrier), \(id), \(kind.delete), OLD.rowid, \(fullMask),
+                VALUES (\(capturing), \(id), \(kind.delete), OLD.rowid, \(fullMask),
                         \(names.map { "OLD.\($0)" }.joined(separator: ", ")));
             END;
             """
@@ -159,7 +160,7 @@ extension TrackedTable {
                                \(slots("o")), \(slots("n")))
             SELECT b, \(id), \(UndoLogSchema.Kind.update.rawValue), OLD.rowid, NEW.rowid, m,
                    \(oldChanged.joined(separator: ", ")), \(newChanged.joined(separator: ", "))
-            FROM (SELECT \(UndoEngine.barrierFunction) AS b, \(mask) AS m LIMIT 1)
+            FROM (SELECT \(UndoEngine.capturingBarrierFunction) AS b, \(mask) AS m LIMIT 1)
             WHERE m != 0 OR OLD.rowid IS NOT NEW.rowid
             """
     }

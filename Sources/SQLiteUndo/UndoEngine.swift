@@ -28,7 +28,12 @@ public final class UndoEngine: Sendable {
     public static let defaultStackID = "default"
 
     /// SQL calling the capture function: the current barrier's id, or NULL outside a barrier.
+    /// A capture trigger calls it in its `WHEN` clause.
     static let barrierFunction = "\"sqliteundo_barrier\"()"
+
+    /// SQL for the id `barrierFunction` returned last, for the body of the trigger whose
+    /// `WHEN` clause just called it: no task-local lookup and no bookkeeping, once per log row.
+    static let capturingBarrierFunction = "\"sqliteundo_capturingBarrier\"()"
 
     /// The lockstep feed an exact replay restores values through (see `BatchReplay`).
     static let restoreFunction = "sqliteundo_restore"
@@ -132,6 +137,7 @@ public final class UndoEngine: Sendable {
     // MARK: Installation
 
     private func installFunctions(_ db: Database) throws {
+        let capturing = CapturingBarrier()
         try db.createFunction("sqliteundo_barrier", argumentCount: 0) { [weak self, unowned db] _ in
             guard let barrier = UndoContext.barrier else { return .null }
             if let self {
@@ -141,7 +147,11 @@ public final class UndoEngine: Sendable {
                     (try? UndoLogSchema.nextSeq(db)) ?? 0
                 }
             }
+            capturing.id = barrier.id
             return .integer(barrier.id)
+        }
+        try db.createFunction("sqliteundo_capturingBarrier", argumentCount: 0) { _ in
+            .integer(capturing.id)
         }
         try db.createFunction("sqliteundo_isReplaying", argumentCount: 0) { _ in
             .integer(UndoContext.isReplaying ? 1 : 0)
@@ -370,4 +380,11 @@ enum EngineRegistry {
     static func release(_ database: any DatabaseWriter) {
         _ = engines.withLock { $0.removeValue(forKey: ObjectIdentifier(database)) }
     }
+}
+
+/// The barrier id `sqliteundo_barrier()` returned last on the engine's connection. A trigger's
+/// `WHEN` clause calls that function and its body reads this, for the same row, with nothing
+/// run on the connection in between.
+private final class CapturingBarrier {
+    var id: Int64 = 0
 }
