@@ -82,7 +82,8 @@ final class EventLog: Sendable {
         ]
         let stream = paneA.events()
         try insert("a", on: paneA)
-        let undo = try paneA.undo()
+        // Required: without an event, awaiting the stream below would never return.
+        let undo = try #require(try paneA.undo())
         let expected = UndoEvent(
             kind: .undo, name: "a", affectedRows: ["items": [1]], conflicts: [])
         #expect(undo == expected)
@@ -100,7 +101,8 @@ final class EventLog: Sendable {
         let late = EventLog()
         let observation = stack.observe(late.record)
         let stream = stack.events()
-        try stack.redo()
+        // Required: without an event, awaiting the stream below would never return.
+        _ = try #require(try stack.redo())
         #expect(late.all.map(\.kind) == [.redo])
         var iterator = stream.makeAsyncIterator()
         #expect(await iterator.next()?.kind == .redo)
