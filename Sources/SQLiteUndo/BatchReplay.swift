@@ -37,7 +37,7 @@ struct BatchReplay {
 
     init(
         db: Database, barrier: Int64, inverted: Bool, tables: [Int64: TrackedTable],
-        rowsWorthSuspendingCapture: Int = Self.rowsWorthSuspendingCapture
+        rowsWorthSuspendingCapture: Int = Self.defaultRowsWorthSuspendingCapture
     ) {
         self.db = db
         self.barrier = barrier
@@ -331,7 +331,7 @@ struct BatchReplay {
     }
 
     /// From how many rows a part is worth restoring without the update capture trigger.
-    static let rowsWorthSuspendingCapture = 1000
+    static let defaultRowsWorthSuspendingCapture = 1000
 
     /// Runs `body` with the part's table's update capture trigger dropped, when the part has at
     /// least `rowsWorthSuspendingCapture` rows, and creates the trigger again after it.

@@ -54,7 +54,7 @@ public final class UndoEngine: Sendable {
     public convenience init(for database: any DatabaseWriter, tableNames: [String]) throws {
         try self.init(
             for: database, tableNames: tableNames,
-            rowsWorthSuspendingCapture: BatchReplay.rowsWorthSuspendingCapture)
+            rowsWorthSuspendingCapture: BatchReplay.defaultRowsWorthSuspendingCapture)
     }
 
     /// Tracks the named tables; an exact replay drops a table's update capture trigger for parts

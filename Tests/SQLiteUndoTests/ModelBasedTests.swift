@@ -17,7 +17,9 @@ import Testing
     ]
 
     @Test func randomOperationsMatchTheModel() throws {
-        try check(operations: 100_000, rowsWorthSuspendingCapture: nil)
+        try check(
+            operations: 100_000,
+            rowsWorthSuspendingCapture: BatchReplay.defaultRowsWorthSuspendingCapture)
     }
 
     /// The same with every exact replay dropping the update capture trigger, which the engine
@@ -27,7 +29,7 @@ import Testing
     }
 
     /// Runs `operations` steps (or `UNDO_MODEL_OPERATIONS`), recording the first mismatch.
-    private func check(operations defaultCount: Int, rowsWorthSuspendingCapture: Int?) throws {
+    private func check(operations defaultCount: Int, rowsWorthSuspendingCapture: Int) throws {
         let environment = ProcessInfo.processInfo.environment
         let operations = environment["UNDO_MODEL_OPERATIONS"].flatMap(Int.init) ?? defaultCount
         let seed =
@@ -56,10 +58,10 @@ struct ModelRun {
     var model = ReferenceModel()
     var nextRowid: Int64 = 1
     var deletedRowids: [Int64] = []
-    /// The engine's threshold for dropping the capture trigger, when not its own.
-    let rowsWorthSuspendingCapture: Int?
+    /// The engine's threshold for dropping the capture trigger.
+    let rowsWorthSuspendingCapture: Int
 
-    init(seed: UInt64, rowsWorthSuspendingCapture: Int? = nil) throws {
+    init(seed: UInt64, rowsWorthSuspendingCapture: Int) throws {
         random = SeededRandom(seed: seed)
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("model-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -67,15 +69,12 @@ struct ModelRun {
         (db, engine) = try Self.open(folder, rowsWorthSuspendingCapture)
     }
 
-    static func open(_ folder: URL, _ rowsWorthSuspendingCapture: Int?) throws
+    static func open(_ folder: URL, _ rowsWorthSuspendingCapture: Int) throws
         -> (DatabaseQueue, UndoEngine)
     {
         let db = try DatabaseQueue(path: folder.appendingPathComponent("model.db").path)
         try db.write {
             try $0.execute("CREATE TABLE IF NOT EXISTS t(id INTEGER PRIMARY KEY, a, b, c)")
-        }
-        guard let rowsWorthSuspendingCapture else {
-            return (db, try UndoEngine(for: db, tableNames: ["t"]))
         }
         let engine = try UndoEngine(
             for: db, tableNames: ["t"], rowsWorthSuspendingCapture: rowsWorthSuspendingCapture)
