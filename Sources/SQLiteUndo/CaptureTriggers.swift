@@ -20,17 +20,18 @@ extension TrackedTable {
 
     private var names: [String] { columns.map { $0.name.quotedIdentifier } }
 
-    private func triggerName(_ kind: String) -> String {
-        "sqliteundo_\(id)_\(kind)".quotedIdentifier
+    /// The capture triggers of a table, by what they log.
+    private enum Trigger: String, CaseIterable {
+        case insert, update, keyUpdate = "key_update", delete, replaceInsert = "replace_insert"
     }
 
-    private static let triggerKinds = [
-        "insert", "update", "key_update", "delete", "replace_insert",
-    ]
+    private func triggerName(_ trigger: Trigger) -> String {
+        "sqliteundo_\(id)_\(trigger.rawValue)".quotedIdentifier
+    }
 
     /// SQL that drops this table's capture triggers.
     var dropTriggersSQL: String {
-        Self.triggerKinds.map { "DROP TRIGGER IF EXISTS temp.\(triggerName($0));" }
+        Trigger.allCases.map { "DROP TRIGGER IF EXISTS temp.\(triggerName($0));" }
             .joined(separator: "\n")
     }
 
@@ -75,13 +76,13 @@ extension TrackedTable {
         )
         let all = names.joined(separator: ", ")
         return """
-            CREATE TEMP TRIGGER \(triggerName("replace_insert")) BEFORE INSERT ON \(sqlName)
+            CREATE TEMP TRIGGER \(triggerName(.replaceInsert)) BEFORE INSERT ON \(sqlName)
             WHEN \(barrier) IS NOT NULL BEGIN
                 DELETE FROM \(pending) WHERE tableId = \(id);
                 INSERT INTO \(pending)(tableId, oldRowid, \(slots("o")))
                 SELECT \(id), rowid, \(all) FROM \(name.quotedIdentifier) WHERE \(conflictingRows);
             END;
-            CREATE TEMP TRIGGER \(triggerName("insert")) AFTER INSERT ON \(sqlName)
+            CREATE TEMP TRIGGER \(triggerName(.insert)) AFTER INSERT ON \(sqlName)
             WHEN \(barrier) IS NOT NULL BEGIN
                 INSERT INTO \(log)(barrier, tableId, kind, oldRowid, mask, \(slots("o")))
                 SELECT \(capturing), \(id), \(kind.delete), oldRowid, \(fullMask), \(slots("o"))
@@ -92,7 +93,7 @@ extension TrackedTable {
                         \(names.map { "NEW.\($0)" }.joined(separator: ", ")));
             END;
             \(createUpdateTriggerSQL)
-            CREATE TEMP TRIGGER \(triggerName("key_update")) BEFORE UPDATE OF \(keyNames)
+            CREATE TEMP TRIGGER \(triggerName(.keyUpdate)) BEFORE UPDATE OF \(keyNames)
             ON \(sqlName) WHEN \(barrier) IS NOT NULL AND (\(keyChange)) BEGIN
                 INSERT INTO \(log)(barrier, tableId, kind, oldRowid, mask, \(slots("o")))
                 SELECT \(capturing), \(id), \(kind.delete), rowid, \(fullMask), \(all)
@@ -100,7 +101,7 @@ extension TrackedTable {
                 WHERE (\(conflictingRows)) AND rowid != OLD.rowid;
                 \(logUpdate);
             END;
-            CREATE TEMP TRIGGER \(triggerName("delete")) BEFORE DELETE ON \(sqlName)
+            CREATE TEMP TRIGGER \(triggerName(.delete)) BEFORE DELETE ON \(sqlName)
             WHEN \(barrier) IS NOT NULL BEGIN
                 INSERT INTO \(log)(barrier, tableId, kind, oldRowid, mask, \(slots("o")))
                 VALUES (\(capturing), \(id), \(kind.delete), OLD.rowid, \(fullMask),
@@ -113,7 +114,7 @@ extension TrackedTable {
     /// one trigger an UPDATE of other columns contains.
     var createUpdateTriggerSQL: String {
         """
-        CREATE TEMP TRIGGER \(triggerName("update")) BEFORE UPDATE ON \(sqlName)
+        CREATE TEMP TRIGGER \(triggerName(.update)) BEFORE UPDATE ON \(sqlName)
         WHEN \(UndoEngine.barrierFunction) IS NOT NULL AND NOT (\(keyChange)) BEGIN
             \(logUpdate);
         END;
@@ -121,7 +122,7 @@ extension TrackedTable {
     }
 
     /// SQL that drops the trigger `createUpdateTriggerSQL` creates.
-    var dropUpdateTriggerSQL: String { "DROP TRIGGER temp.\(triggerName("update"));" }
+    var dropUpdateTriggerSQL: String { "DROP TRIGGER temp.\(triggerName(.update));" }
 
     /// The unique-key columns (besides the rowid).
     private var keyColumns: [Column] {
