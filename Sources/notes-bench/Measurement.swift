@@ -1,5 +1,5 @@
 /// One row of the results: a measure, its baseline measured in the same run, and the target
-/// their ratio must meet.
+/// their ratio must meet (or none, for a row that shows what a target is measured against).
 struct Measurement: Encodable {
     enum Unit: String, Encodable {
         case seconds
@@ -12,11 +12,14 @@ struct Measurement: Encodable {
         case atMost(Double)
         /// The measure must equal the baseline.
         case equal
+        /// No target: a reference point, such as the least any design could cost.
+        case none
 
         var label: String {
             switch self {
             case .atMost(let limit): "≤ \(limit)"
             case .equal: "equal"
+            case .none: "-"
             }
         }
 
@@ -37,10 +40,12 @@ struct Measurement: Encodable {
 
     var ratio: Double { value / baseline }
 
-    var passes: Bool {
+    /// Whether the target is met; nil when there is none.
+    var passes: Bool? {
         switch target {
         case .atMost(let limit): ratio <= limit
         case .equal: value == baseline
+        case .none: nil
         }
     }
 
@@ -56,6 +61,6 @@ struct Measurement: Encodable {
         try container.encode(unit, forKey: .unit)
         try container.encode(ratio, forKey: .ratio)
         try container.encode(target, forKey: .target)
-        try container.encode(passes, forKey: .passes)
+        try container.encodeIfPresent(passes, forKey: .passes)
     }
 }

@@ -9,7 +9,7 @@ enum ResultsReport {
                 measurement.measure, format(measurement.value, measurement.unit),
                 format(measurement.baseline, measurement.unit),
                 String(format: "%.2f", measurement.ratio), measurement.target.label,
-                measurement.passes ? "PASS" : "MISS",
+                measurement.passes.map { $0 ? "PASS" : "MISS" } ?? "-",
             ]
         }
         let widths = header.indices.map { column in
