@@ -9,8 +9,9 @@ public final class Database {
     private var statementCache: [String: Statement] = [:]
     /// The tables the update hook saw in the current transaction, each with whether it gained
     /// or lost rows: a statement changing many rows (and, through triggers, rows of a few other
-    /// tables) makes one `String` per table, not one per row.
-    private var hookedTables: [(name: String, resized: Bool)] = []
+    /// tables) makes one `String` per table, not one per row. The hook reads it at every changed
+    /// row, on the connection's one thread: no dynamic exclusivity check.
+    @exclusivity(unchecked) private var hookedTables: [(name: String, resized: Bool)] = []
     /// Tables changed by the current transaction.
     var changedTables: Set<String> { Set(hookedTables.map(\.name)) }
     /// Tables that gained or lost rows in the current transaction.

@@ -386,5 +386,6 @@ enum EngineRegistry {
 /// `WHEN` clause calls that function and its body reads this, for the same row, with nothing
 /// run on the connection in between.
 private final class CapturingBarrier {
-    var id: Int64 = 0
+    /// Written and read at every captured row, on the connection's thread only.
+    @exclusivity(unchecked) var id: Int64 = 0
 }
