@@ -8,14 +8,24 @@ public final class Database {
     let handle: OpaquePointer
     private var statementCache: [String: Statement] = [:]
     /// The tables the update hook saw in the current transaction, each with whether it gained
-    /// or lost rows: a statement changing many rows (and, through triggers, rows of a few other
-    /// tables) makes one `String` per table, not one per row. The hook reads it at every changed
-    /// row, on the connection's one thread: no dynamic exclusivity check.
-    @exclusivity(unchecked) private var hookedTables: [(name: String, resized: Bool)] = []
+    /// or lost rows and how many row changes it saw: a statement changing many rows (and,
+    /// through triggers, rows of a few other tables) makes one `String` per table, not one per
+    /// row. The hook reads it at every changed row, on the connection's one thread: no dynamic
+    /// exclusivity check.
+    @exclusivity(unchecked) private var hookedTables: [(name: String, resized: Bool, rows: Int)] =
+        []
     /// Tables changed by the current transaction.
     var changedTables: Set<String> { Set(hookedTables.map(\.name)) }
     /// Tables that gained or lost rows in the current transaction.
     var resizedTables: Set<String> { Set(hookedTables.filter(\.resized).map(\.name)) }
+
+    /// How many row changes (inserts, updates, deletes) the current transaction has made to
+    /// `table` so far, those of triggers included, as the update hook saw them.
+    public func changedRowCount(of table: String) -> Int {
+        table.withCString { name in
+            hookedTables.first { $0.name.withCString { sqlite3_stricmp($0, name) == 0 } }?.rows ?? 0
+        }
+    }
     /// Observers of the write transactions a `DatabaseQueue` runs on this connection.
     var writeObservers: [WeakWriteObserver] = []
     /// The lockstep feed functions registered on this connection, by name.
@@ -169,9 +179,10 @@ public final class Database {
             $0.name.withCString { sqlite3_stricmp($0, table) == 0 }
         }) {
             if resizing { hookedTables[seen].resized = true }
+            hookedTables[seen].rows += 1
             return
         }
-        hookedTables.append((String(cString: table), resizing))
+        hookedTables.append((String(cString: table), resizing, 1))
     }
 }
 

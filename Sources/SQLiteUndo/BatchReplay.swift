@@ -87,7 +87,7 @@ struct BatchReplay {
                     let rowids =
                         part.kind == .update
                         ? try restoreUpdatedExactly(part)
-                        : try restoreDeleted(part, reporting: false)
+                        : try writingOnly(part) { try restoreDeleted(part, reporting: false) }
                     guard total != nil || rowids.count == part.count else { throw NotExact() }
                     count += rowids.count
                     restored[part.table.name, default: Set(minimumCapacity: rowids.count)]
@@ -191,7 +191,9 @@ struct BatchReplay {
 
     /// The tables of the barrier, last touched first, when every one has the simple shape.
     /// `checkingRowsOnce` also requires each row to be logged once per table, which the exact
-    /// replay needs not check (it counts the rows it restores).
+    /// replay needs not check (it counts the rows it restores). A row an UPDATE of several
+    /// columns logged once per column is not: the row-by-row replay restores it in one
+    /// statement, as user triggers such as an `updatedAt` stamp expect of a replay.
     private func simpleParts(checkingRowsOnce: Bool) throws -> [Part]? {
         let distinctRows =
             checkingRowsOnce ? "count(DISTINCT coalesce(newRowid, oldRowid))" : "count(*)"
@@ -284,7 +286,7 @@ struct BatchReplay {
         let feed = try db.lockstepFeed(named: UndoEngine.restoreFunction)
         let range = part.sharedMask == nil ? nil : part.rowids
         let masks = try masks(part)
-        return try withoutUpdateCapture(part) {
+        return try withoutUpdateCapture(part, columns: masks.reduce(0, |)) {
             try masks.flatMap { try restoreUpdatedExactly(part, mask: $0, range: range, feed) }
         }
     }
@@ -322,32 +324,66 @@ struct BatchReplay {
         where outcome == .outOfStep {
             let query =
                 "SELECT l.\(currentRowid), \(pairs.joined(separator: ", ")) \(logged) ORDER BY \(order)"
-            outcome = try feed.feed(query, arguments) {
-                try db.executeReplay(update + visited, updateArguments)
+            outcome = try writingOnly(part) {
+                let outcome = try feed.feed(query, arguments) {
+                    try db.executeReplay(update + visited, updateArguments)
+                }
+                guard case .fed(let keys) = outcome else { return (outcome, nil) }
+                return (outcome, keys.count)
             }
         }
         guard case .fed(let keys) = outcome else { throw NotExact() }
         return keys
     }
 
+    /// Runs one statement of the exact replay, which writes the rows it returns of the part's
+    /// table, and checks that nothing else tracked was written meanwhile: an application's
+    /// trigger that wrote a tracked row (an `updatedAt` stamp, fired by the restore of one column
+    /// of a row after another column of it was restored) would make the result something else
+    /// than the barrier's inverse.
+    private func writingOnly(_ part: Part, _ statement: () throws -> [Int64]) throws -> [Int64] {
+        try writingOnly(part) {
+            let rowids = try statement()
+            return (rowids, rowids.count)
+        }
+    }
+
+    /// `writingOnly(_:_:)` for a statement that says how many rows it wrote, or nil when it
+    /// gave up (its statement taken back), which is not checked.
+    private func writingOnly<T>(_ part: Part, _ statement: () throws -> (T, Int?)) throws -> T {
+        let tracked = tables.values.map(\.name)
+        let before = tracked.map { db.changedRowCount(of: $0) }
+        let (result, written) = try statement()
+        guard let written else { return result }
+        for (table, count) in zip(tracked, before) {
+            let expected = table == part.table.name ? written : 0
+            guard db.changedRowCount(of: table) - count == expected else { throw NotExact() }
+        }
+        return result
+    }
+
     /// From how many rows a part is worth restoring without the update capture trigger.
     static let defaultRowsWorthSuspendingCapture = 1000
 
-    /// Runs `body` with the part's table's update capture trigger dropped, when the part has at
-    /// least `rowsWorthSuspendingCapture` rows, and creates the trigger again after it.
+    /// Runs `body` with the update capture triggers of the part's table's `columns` (a mask)
+    /// dropped, when the part has at least `rowsWorthSuspendingCapture` rows, and creates them
+    /// again after it.
     ///
-    /// The exact replay runs outside any barrier, so the trigger would log nothing; but an
-    /// UPDATE that contains a trigger updates in two passes and loads every column of each row
-    /// twice: about a third of a bulk restore's time (measured). Dropping and creating a
-    /// TEMP trigger changes only this connection's schema, inside the replay's savepoint (which
-    /// takes both back if it gives up). It costs about a millisecond: the trigger parsed twice,
-    /// and every statement the connection has prepared prepared again at its next use (SQLite
-    /// expires them all when the TEMP schema changes), which a thousand rows repay.
-    private func withoutUpdateCapture<T>(_ part: Part, _ body: () throws -> T) throws -> T {
-        guard part.count >= rowsWorthSuspendingCapture else { return try body() }
-        try db.execute(part.table.dropUpdateTriggerSQL)
+    /// The exact replay runs outside any barrier, so the triggers would log nothing; but an
+    /// UPDATE that contains a trigger updates in two passes and loads the columns twice: about
+    /// a third of a bulk restore's time (measured). Dropping and creating a TEMP trigger changes
+    /// only this connection's schema, inside the replay's savepoint (which takes both back if
+    /// it gives up). It costs about a millisecond: the trigger parsed twice, and every
+    /// statement the connection has prepared prepared again at its next use (SQLite expires
+    /// them all when the TEMP schema changes), which a thousand rows repay.
+    private func withoutUpdateCapture<T>(_ part: Part, columns: Int64, _ body: () throws -> T)
+        throws -> T
+    {
+        let drop = part.table.dropUpdateTriggersSQL(mask: columns)
+        guard part.count >= rowsWorthSuspendingCapture, !drop.isEmpty else { return try body() }
+        try db.execute(drop)
         let result = Result { try body() }
-        try db.execute(part.table.createUpdateTriggerSQL)
+        try db.execute(part.table.createUpdateTriggersSQL(mask: columns))
         return try result.get()
     }
 

@@ -7,7 +7,8 @@ import SQLiteDatabase
 ///   history recorded before a column was added or dropped keeps its meaning.
 /// - `sqliteundo_log`: one row per captured row change, in capture order (`seq`): the barrier,
 ///   the table, the kind, the rowid before and after, a bit mask of the slots it holds, and the
-///   values before (`o<slot>`) and after (`n<slot>`). Columns without type keep every value
+///   values before (`o<slot>`) and after (`n<slot>`). An update that keeps the keys is logged
+///   one row per changed column (see `CaptureTriggers.swift`). Columns without type keep every value
 ///   exactly as SQLite stored it. It has no index: a barrier's rows are found by its span.
 /// - `sqliteundo_barriers`: registered barriers: their stack, list (0 undo, 1 redo), position,
 ///   name, coalescing key, closing time, whether its log reads inverted (an undo that

@@ -22,19 +22,21 @@ import Testing
         }
     }
 
+    /// The UPDATE sets two columns, so it logs a row per column of each row: 200 log rows,
+    /// restored exactly column by column.
     @Test func exactUndoFlipsTheBarrierInsteadOfRecordingTheReplay() throws {
         let before = try fixture.rows()
         try undoable("Bulk") { try fixture.execute("UPDATE items SET value = value * 2, flag = 1") }
         let after = try fixture.rows()
-        #expect(try fixture.logCount() == 100)
+        #expect(try fixture.logCount() == 200)
         try stack.undo()
         #expect(try fixture.rows() == before)
-        #expect(try fixture.logCount() == 100)
+        #expect(try fixture.logCount() == 200)
         #expect(try barrierRows() == [[1, 1]])
         try stack.redo()
         #expect(try fixture.rows() == after)
         #expect(try barrierRows() == [[0, 0]])
-        #expect(try fixture.logCount() == 100)
+        #expect(try fixture.logCount() == 200)
     }
 
     @Test func exactUndoOfADeleteAndItsRedo() throws {
@@ -115,7 +117,7 @@ import Testing
         #expect(try barrierRows() == [[1, 1]])
     }
 
-    /// 1,500 rows: enough for the exact replay to drop the update capture trigger for its
+    /// 1,500 rows: enough for the exact replay to drop the update capture triggers for its
     /// statement.
     private func addRowsUpTo1500() throws {
         try fixture.execute(
@@ -132,11 +134,11 @@ import Testing
     }
 
     /// A large barrier undoes and redoes exactly, and its table is captured as before after
-    /// each: the trigger dropped for the replay is back.
+    /// each: the update trigger of `value` (slot 2), dropped for the replay, is back.
     @Test func largeBarrierUndoesExactlyAndItsTableIsStillCaptured() throws {
         try addRowsUpTo1500()
         let triggers = try captureTriggers()
-        #expect(triggers.contains("sqliteundo_1_update"))
+        #expect(triggers.contains("sqliteundo_1_update_2"))
         let before = try fixture.rows()
         try undoable("Bulk") { try fixture.execute("UPDATE items SET value = value * 2") }
         let after = try fixture.rows()
@@ -177,5 +179,65 @@ import Testing
         #expect(try fixture.logCount() == 1499)
         try stack.redo()
         #expect(try fixture.rows() == kept(after))
+    }
+
+    /// An UPDATE of two columns logs a row per column. When another change keeps one column of
+    /// one row, the replay restores everything else (that row's other column too), and the
+    /// redo brings back the barrier's values around the kept one.
+    @Test func twoColumnUpdateMeetingAConflictRestoresTheOtherColumn() throws {
+        let before = try fixture.rows()
+        try undoable("Bulk") { try fixture.execute("UPDATE items SET value = value * 2, flag = 1") }
+        let after = try fixture.rows()
+        try fixture.execute("UPDATE items SET value = -1 WHERE id = 5")
+        let undo = try stack.undo()
+        #expect(
+            undo?.conflicts == [UndoConflict(table: "items", rowid: 5, column: "value", kept: -1)])
+        let kept = { (rows: [[SQLiteValue]]) in
+            rows.map { $0[0] == 5 ? [5, "item 5", -1, $0[3]] : $0 }
+        }
+        #expect(try fixture.rows() == kept(before))
+        try stack.redo()
+        #expect(try fixture.rows() == kept(after))
+    }
+
+    /// A column a barrier changed twice (in two statements, the second setting one column of
+    /// the first's two) is restored to its first original.
+    @Test func columnChangedTwiceInOneBarrierGetsItsFirstOriginalBack() throws {
+        let before = try fixture.rows()
+        try undoable("Bulk") {
+            try fixture.execute("UPDATE items SET value = value + 100, flag = 1")
+            try fixture.execute("UPDATE items SET value = value + 1000")
+        }
+        #expect(try fixture.logCount() == 300)
+        try fixture.execute("UPDATE items SET name = 'theirs' WHERE id = 9")
+        try stack.undo()
+        #expect(try fixture.rows() == before.map { $0[0] == 9 ? [9, "theirs", 9, 0] : $0 })
+    }
+
+    /// A trigger of the application stamps a row when a visible column changes, unless the
+    /// UPDATE sets the stamp itself (as the notes' `updatedAt` does): a replay restoring the
+    /// columns of a row one statement each would fire it. The exact replay sees the stamp's
+    /// write and gives way to the replay that restores each row in one statement, so undo and
+    /// redo bring back the stamp exactly, however the columns were logged.
+    @Test func stampingTriggerIsNotFiredByTheReplay() throws {
+        let fixture = try Fixture(
+            schema: """
+                CREATE TABLE items(id INTEGER PRIMARY KEY, stamp INTEGER DEFAULT 0, name TEXT, value);
+                CREATE TRIGGER stamp AFTER UPDATE ON items
+                WHEN NEW.stamp IS OLD.stamp AND (NEW.name IS NOT OLD.name OR NEW.value IS NOT OLD.value)
+                BEGIN UPDATE items SET stamp = stamp + 1 WHERE id = NEW.id; END;
+                INSERT INTO items(id, name, value) VALUES (1, 'one', 1), (2, 'two', 2);
+                """, tables: ["items"])
+        let stack = fixture.engine.defaultStack
+        let before = try fixture.rows()
+        try undoable("Edit") { try fixture.execute("UPDATE items SET value = 5, name = 'x'") }
+        let after = try fixture.rows()
+        #expect(after == [[1, 1, "x", 5], [2, 1, "x", 5]])
+        for _ in 1...2 {
+            try stack.undo()
+            #expect(try fixture.rows() == before)
+            try stack.redo()
+            #expect(try fixture.rows() == after)
+        }
     }
 }
