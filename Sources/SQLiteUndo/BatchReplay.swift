@@ -87,7 +87,7 @@ struct BatchReplay {
                     let rowids =
                         part.kind == .update
                         ? try restoreUpdatedExactly(part)
-                        : try writingOnly(part) { try restoreDeleted(part, reporting: false) }
+                        : try restoreDeletedExactly(part)
                     guard total != nil || rowids.count == part.count else { throw NotExact() }
                     count += rowids.count
                     restored[part.table.name, default: Set(minimumCapacity: rowids.count)]
@@ -324,42 +324,44 @@ struct BatchReplay {
         where outcome == .outOfStep {
             let query =
                 "SELECT l.\(currentRowid), \(pairs.joined(separator: ", ")) \(logged) ORDER BY \(order)"
-            outcome = try writingOnly(part) {
-                let outcome = try feed.feed(query, arguments) {
-                    try db.executeReplay(update + visited, updateArguments)
-                }
-                guard case .fed(let keys) = outcome else { return (outcome, nil) }
-                return (outcome, keys.count)
+            let before = changedRows()
+            outcome = try feed.feed(query, arguments) {
+                try db.executeReplay(update + visited, updateArguments)
+            }
+            if case .fed(let keys) = outcome {
+                try expectChanged(keys.count, rowsOf: part, since: before)
             }
         }
         guard case .fed(let keys) = outcome else { throw NotExact() }
         return keys
     }
 
-    /// Runs one statement of the exact replay, which writes the rows it returns of the part's
-    /// table, and checks that nothing else tracked was written meanwhile: an application's
-    /// trigger that wrote a tracked row (an `updatedAt` stamp, fired by the restore of one column
-    /// of a row after another column of it was restored) would make the result something else
-    /// than the barrier's inverse.
-    private func writingOnly(_ part: Part, _ statement: () throws -> [Int64]) throws -> [Int64] {
-        try writingOnly(part) {
-            let rowids = try statement()
-            return (rowids, rowids.count)
-        }
+    /// Re-inserts the part's deleted rows, for the exact replay.
+    private mutating func restoreDeletedExactly(_ part: Part) throws -> [Int64] {
+        let before = changedRows()
+        let rowids = try restoreDeleted(part, reporting: false)
+        try expectChanged(rowids.count, rowsOf: part, since: before)
+        return rowids
     }
 
-    /// `writingOnly(_:_:)` for a statement that says how many rows it wrote, or nil when it
-    /// gave up (its statement taken back), which is not checked.
-    private func writingOnly<T>(_ part: Part, _ statement: () throws -> (T, Int?)) throws -> T {
-        let tracked = tables.values.map(\.name)
-        let before = tracked.map { db.changedRowCount(of: $0) }
-        let (result, written) = try statement()
-        guard let written else { return result }
-        for (table, count) in zip(tracked, before) {
-            let expected = table == part.table.name ? written : 0
-            guard db.changedRowCount(of: table) - count == expected else { throw NotExact() }
+    /// How many row changes each tracked table has had in the transaction so far.
+    private func changedRows() -> [String: Int] {
+        Dictionary(
+            uniqueKeysWithValues: tables.values.map { ($0.name, db.changedRowCount(of: $0.name)) })
+    }
+
+    /// Throws `NotExact` unless a statement of the exact replay, run since `before`, changed
+    /// `count` rows of the part's table and no row of another tracked table. An application's
+    /// trigger that wrote a tracked row meanwhile (an `updatedAt` stamp, fired by the restore of
+    /// one column of a row after another column of it was restored) would make the result
+    /// something else than the barrier's inverse.
+    private func expectChanged(_ count: Int, rowsOf part: Part, since before: [String: Int])
+        throws
+    {
+        for (table, changed) in changedRows() {
+            let expected = table == part.table.name ? count : 0
+            guard changed - (before[table] ?? 0) == expected else { throw NotExact() }
         }
-        return result
     }
 
     /// From how many rows a part is worth restoring without the update capture trigger.
