@@ -89,9 +89,6 @@ extension BatchReplay {
         return lowest...highest
     }
 
-    /// A row of the barrier is no longer as it left it.
-    private struct NotExact: Error {}
-
     /// Restores the columns each logged update changed, in the rows where every one of them
     /// still holds what the barrier left; returns those rows, or throws `NotExact` when one of
     /// them does not.
@@ -148,12 +145,12 @@ extension BatchReplay {
         where outcome == .outOfStep {
             let query =
                 "SELECT l.\(currentRowid), \(pairs.joined(separator: ", ")) \(logged) ORDER BY \(order)"
-            let before = changedRows()
+            let changedBefore = changedRows()
             outcome = try feed.feed(query, arguments) {
                 try db.executeReplay(update + visited, updateArguments)
             }
             if case .fed(let keys) = outcome {
-                try expectChanged(keys.count, rowsOf: part, since: before)
+                try expectChanged(keys.count, rowsOf: part, since: changedBefore)
             }
         }
         guard case .fed(let keys) = outcome else { throw NotExact() }
@@ -162,30 +159,10 @@ extension BatchReplay {
 
     /// Re-inserts the part's deleted rows, for the exact replay.
     private mutating func restoreDeletedExactly(_ part: Part) throws -> [Int64] {
-        let before = changedRows()
+        let changedBefore = changedRows()
         let rowids = try restoreDeleted(part, reporting: false)
-        try expectChanged(rowids.count, rowsOf: part, since: before)
+        try expectChanged(rowids.count, rowsOf: part, since: changedBefore)
         return rowids
-    }
-
-    /// How many row changes each tracked table has had in the transaction so far.
-    private func changedRows() -> [String: Int] {
-        Dictionary(
-            uniqueKeysWithValues: tables.values.map { ($0.name, db.changedRowCount(of: $0.name)) })
-    }
-
-    /// Throws `NotExact` unless a statement of the exact replay, run since `before`, changed
-    /// `count` rows of the part's table and no row of another tracked table. An application's
-    /// trigger that wrote a tracked row meanwhile (an `updatedAt` stamp, fired by the restore of
-    /// one column of a row after another column of it was restored) would make the result
-    /// something else than the barrier's inverse.
-    private func expectChanged(_ count: Int, rowsOf part: Part, since before: [String: Int])
-        throws
-    {
-        for (table, changed) in changedRows() {
-            let expected = table == part.table.name ? count : 0
-            guard changed - (before[table] ?? 0) == expected else { throw NotExact() }
-        }
     }
 
     /// From how many rows a part is worth restoring without the update capture trigger.

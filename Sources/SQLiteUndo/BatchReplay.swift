@@ -2,7 +2,8 @@ import SQLiteDatabase
 
 /// Reverts a barrier with a few set-based statements per table instead of one per row, when its
 /// log has the common shape: for each table, changes of a single kind (inserts, updates that
-/// keep the rowid, or deletes), each row once. Anything else takes the row-by-row `Replayer`.
+/// keep the rowid, or deletes), each row once (an update: each column of a row once). Anything
+/// else takes the row-by-row `Replayer`.
 ///
 /// The rule is the same as the row-by-row one: a column is restored only where it still holds
 /// the value the barrier left; a later change by someone else is kept and reported. The engine
@@ -60,17 +61,51 @@ struct BatchReplay {
         !inverted ? stored : stored == .insert ? .delete : stored == .delete ? .insert : .update
     }
 
+    /// The replay cannot be done this way: a row is no longer as the barrier left it (the exact
+    /// replay), or a statement wrote other rows than its own (`expectChanged`).
+    struct NotExact: Error {}
+
+    /// How many row changes each tracked table has had in the transaction so far.
+    func changedRows() -> [String: Int] {
+        Dictionary(
+            uniqueKeysWithValues: tables.values.map { ($0.name, db.changedRowCount(of: $0.name)) })
+    }
+
+    /// Throws `NotExact` unless a statement of the replay, run since `before`, changed `count`
+    /// rows of the part's table and no row of another tracked table. An update logged one row
+    /// per column is restored one statement per column: an application's trigger that wrote a
+    /// tracked row meanwhile (an `updatedAt` stamp, fired by the restore of one column of a row
+    /// after another column of it was restored) would make the result something else than the
+    /// barrier's inverse. The row-by-row replay, which restores a row in one statement, does it
+    /// then.
+    func expectChanged(_ count: Int, rowsOf part: Part, since before: [String: Int])
+        throws
+    {
+        for (table, changed) in changedRows() {
+            let expected = table == part.table.name ? count : 0
+            guard changed - (before[table] ?? 0) == expected else { throw NotExact() }
+        }
+    }
+
     /// Reverts the barrier; returns false (having changed nothing) when its shape needs the
     /// row-by-row replay.
     mutating func revert() throws -> Bool {
         guard let parts = try simpleParts(checkingRowsOnce: true) else { return false }
-        for part in parts {
-            switch part.kind {
-            case .update: try restoreUpdated(part)
-            case .delete: try restoreDeleted(part, reporting: true)
-            case .insert: try removeInserted(part)
+        do {
+            try db.savepoint {
+                for part in parts {
+                    switch part.kind {
+                    case .update: try restoreUpdated(part)
+                    case .delete: try restoreDeleted(part, reporting: true)
+                    case .insert: try removeInserted(part)
+                    }
+                    try noteAffected(part)
+                }
             }
-            try noteAffected(part)
+        } catch is NotExact {
+            affectedRows = [:]
+            conflicts = []
+            return false
         }
         return true
     }
@@ -105,10 +140,9 @@ struct BatchReplay {
     func spanOf(_ alias: String = "") -> String { UndoLogSchema.filedRows(alias) }
 
     /// The tables of the barrier, last touched first, when every one has the simple shape.
-    /// `checkingRowsOnce` also requires each row to be logged once per table, which the exact
-    /// replay needs not check (it counts the rows it restores). A row an UPDATE of several
-    /// columns logged once per column is not: the row-by-row replay restores it in one
-    /// statement, as user triggers such as an `updatedAt` stamp expect of a replay.
+    /// `checkingRowsOnce` also requires each row to be logged once per table (an update: once
+    /// per column, as an UPDATE of several columns logs it), which the exact replay needs not
+    /// check (it counts the rows it restores).
     func simpleParts(checkingRowsOnce: Bool) throws -> [Part]? {
         let distinctRows =
             checkingRowsOnce ? "count(DISTINCT coalesce(newRowid, oldRowid))" : "count(*)"
@@ -125,12 +159,16 @@ struct BatchReplay {
         for row in rows {
             let tableID: Int64 = try row.decode(at: 0)
             let count: Int = try row.decode(at: 2)
+            let (lowest, highest): (Int64, Int64) = (try row.decode(at: 5), try row.decode(at: 6))
             guard let table = tables[tableID], seen.insert(tableID).inserted,
                 let stored = UndoLogSchema.Kind(rawValue: try row.decode(at: 1)),
-                try count == row.decode(at: 3, as: Int.self),
                 try row.decode(at: 4, as: Int.self) == 0
             else { return nil }
-            let (lowest, highest): (Int64, Int64) = (try row.decode(at: 5), try row.decode(at: 6))
+            if try count != row.decode(at: 3, as: Int.self) {
+                guard stored == .update, lowest != highest,
+                    try logsEachColumnOnce(table, rows: count)
+                else { return nil }
+            }
             let known = table.fullMask
             if stored == .update {
                 guard highest & ~known == 0, lowest & ~known == 0 else { return nil }
@@ -146,6 +184,24 @@ struct BatchReplay {
         }
         // Replayed last change first; read inverted, the log's order is reversed too.
         return parts.sorted { inverted ? $0.lastSeq < $1.lastSeq : $0.lastSeq > $1.lastSeq }
+    }
+
+    /// Whether the barrier's updates of `table` (`rows` log rows) change each column of a row
+    /// once: an UPDATE setting several columns logs a row per column, so a row may appear once
+    /// per mask, when the masks have no column in common.
+    private func logsEachColumnOnce(_ table: TrackedTable, rows: Int) throws -> Bool {
+        let arguments: [SQLiteValue] = [
+            .integer(barrier), .integer(table.id), .integer(UndoLogSchema.Kind.update.rawValue),
+        ]
+        let logged = "FROM \(log) WHERE \(spanOf()) AND tableId = ?2 AND kind = ?3"
+        let masks = try db.fetchAll(Int64.self, "SELECT DISTINCT mask \(logged)", arguments)
+        let columns = masks.reduce(0) { $0 + $1.nonzeroBitCount }
+        guard masks.reduce(0, |).nonzeroBitCount == columns else { return false }
+        let distinct = try db.fetchOne(
+            Int.self,
+            "SELECT count(*) FROM (SELECT DISTINCT coalesce(newRowid, oldRowid), mask \(logged))",
+            arguments)
+        return distinct == rows
     }
 
     /// `a` holds exactly `b`: same value and same storage class, bytes compared as they are.
@@ -195,9 +251,11 @@ struct BatchReplay {
                     "\(name) = CASE WHEN \(Self.same("target.\(name)", "l.\(after)\(column.slot)")) "
                     + "THEN l.\(before)\(column.slot) ELSE target.\(name) END"
             }
+            let changedBefore = changedRows()
             try db.executeReplay(
                 updateFromLog(part, set: assignments, where: ""), arguments(part) + [.integer(mask)]
             )
+            try expectChanged(db.changesCount, rowsOf: part, since: changedBefore)
         }
     }
 

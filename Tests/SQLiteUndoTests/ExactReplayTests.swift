@@ -220,24 +220,49 @@ import Testing
     /// write and gives way to the replay that restores each row in one statement, so undo and
     /// redo bring back the stamp exactly, however the columns were logged.
     @Test func stampingTriggerIsNotFiredByTheReplay() throws {
-        let fixture = try Fixture(
-            schema: """
-                CREATE TABLE items(id INTEGER PRIMARY KEY, stamp INTEGER DEFAULT 0, name TEXT, value);
-                CREATE TRIGGER stamp AFTER UPDATE ON items
-                WHEN NEW.stamp IS OLD.stamp AND (NEW.name IS NOT OLD.name OR NEW.value IS NOT OLD.value)
-                BEGIN UPDATE items SET stamp = stamp + 1 WHERE id = NEW.id; END;
-                INSERT INTO items(id, name, value) VALUES (1, 'one', 1), (2, 'two', 2);
-                """, tables: ["items"])
+        let fixture = try Self.stampedItems()
         let stack = fixture.engine.defaultStack
         let before = try fixture.rows()
         try undoable("Edit") { try fixture.execute("UPDATE items SET value = 5, name = 'x'") }
         let after = try fixture.rows()
-        #expect(after == [[1, 1, "x", 5], [2, 1, "x", 5]])
+        #expect(after == [[1, 1, "x", 5, nil], [2, 1, "x", 5, nil]])
         for _ in 1...2 {
             try stack.undo()
             #expect(try fixture.rows() == before)
             try stack.redo()
             #expect(try fixture.rows() == after)
         }
+    }
+
+    /// The same when the undo keeps someone else's change (a column the stamp does not watch):
+    /// the replay that reports it restores each column in a statement of its own, so it too
+    /// gives way to the one that restores a row in one statement.
+    @Test func stampingTriggerIsNotFiredByAReplayKeepingAConflict() throws {
+        let fixture = try Self.stampedItems()
+        let before = try fixture.rows()
+        try undoable("Edit") {
+            try fixture.execute("UPDATE items SET value = 5, name = 'x', note = 'mine'")
+        }
+        try fixture.execute("UPDATE items SET note = 'theirs' WHERE id = 2")
+        let undo = try fixture.engine.defaultStack.undo()
+        #expect(
+            undo?.conflicts == [
+                UndoConflict(table: "items", rowid: 2, column: "note", kept: "theirs")
+            ])
+        #expect(try fixture.rows() == [before[0], [2, 0, "two", 2, "theirs"]])
+    }
+
+    /// Items whose trigger stamps a row when its name or value changes, unless the UPDATE sets
+    /// the stamp itself. The stamp comes first, so that its log rows come first.
+    private static func stampedItems() throws -> Fixture {
+        try Fixture(
+            schema: """
+                CREATE TABLE items(id INTEGER PRIMARY KEY, stamp INTEGER DEFAULT 0, name TEXT, value,
+                    note TEXT);
+                CREATE TRIGGER stamp AFTER UPDATE ON items
+                WHEN NEW.stamp IS OLD.stamp AND (NEW.name IS NOT OLD.name OR NEW.value IS NOT OLD.value)
+                BEGIN UPDATE items SET stamp = stamp + 1 WHERE id = NEW.id; END;
+                INSERT INTO items(id, name, value) VALUES (1, 'one', 1), (2, 'two', 2);
+                """, tables: ["items"])
     }
 }
