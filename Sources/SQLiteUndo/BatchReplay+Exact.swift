@@ -78,7 +78,7 @@ extension BatchReplay {
         else { return nil }
         return Part(
             table: table, stored: stored, kind: kind, count: try row.decode(at: 6),
-            lastSeq: try row.decode(at: 3), sharedMask: mask, rowids: try Self.range(row, at: 4))
+            lastSeq: try row.decode(at: 3), masks: [mask], rowids: try Self.range(row, at: 4))
     }
 
     /// The range from a row's `column` to its next, unless either is NULL.
@@ -101,7 +101,7 @@ extension BatchReplay {
     /// names (a row of that range the log does not name puts the feed out of step, and the
     /// UPDATE takes back what it did), then the log's rowids.
     ///
-    /// A large part is restored with the table's update capture trigger dropped for the
+    /// A large part is restored with the update capture triggers of its columns dropped for the
     /// statement (see `withoutUpdateCapture`).
     private func restoreUpdatedExactly(_ part: Part) throws -> [Int64] {
         let feed = try db.lockstepFeed(named: UndoEngine.restoreFunction)
@@ -165,7 +165,8 @@ extension BatchReplay {
         return rowids
     }
 
-    /// From how many rows a part is worth restoring without the update capture trigger.
+    /// From how many rows a part is worth restoring without its columns' update capture
+    /// triggers.
     static let defaultRowsWorthSuspendingCapture = 1000
 
     /// Runs `body` with the update capture triggers of the part's table's `columns` (a mask)

@@ -28,15 +28,18 @@ struct BatchReplay {
         /// How many log rows it has (a part guessed from the first row: the barrier's span).
         let count: Int
         let lastSeq: Int64
-        /// The mask every log row of the part has, when they all have the same.
-        let sharedMask: Int64?
+        /// The masks its log rows have, when already read.
+        let masks: [Int64]?
         /// The lowest and highest rowid its rows have as the barrier left them (nil when not
         /// known; a guessed part's may be wrong, see `firstRowPart`).
         let rowids: ClosedRange<Int64>?
+
+        /// The mask every log row of the part has, when they all have the same.
+        var sharedMask: Int64? { masks?.count == 1 ? masks?.first : nil }
     }
 
     /// Parts of at least this many rows are restored exactly without the update capture
-    /// trigger (see `withoutUpdateCapture`).
+    /// triggers of their columns (see `withoutUpdateCapture`).
     let rowsWorthSuspendingCapture: Int
 
     init(
@@ -164,10 +167,12 @@ struct BatchReplay {
                 let stored = UndoLogSchema.Kind(rawValue: try row.decode(at: 1)),
                 try row.decode(at: 4, as: Int.self) == 0
             else { return nil }
+            var masks = lowest == highest ? [lowest] : nil
             if try count != row.decode(at: 3, as: Int.self) {
                 guard stored == .update, lowest != highest,
-                    try logsEachColumnOnce(table, rows: count)
+                    let columnMasks = try masksLoggingEachColumnOnce(table, rows: count)
                 else { return nil }
+                masks = columnMasks
             }
             let known = table.fullMask
             if stored == .update {
@@ -179,29 +184,27 @@ struct BatchReplay {
             parts.append(
                 Part(
                     table: table, stored: stored, kind: kind, count: count,
-                    lastSeq: try row.decode(at: 7), sharedMask: lowest == highest ? lowest : nil,
-                    rowids: try Self.range(row, at: 8)))
+                    lastSeq: try row.decode(at: 7), masks: masks, rowids: try Self.range(row, at: 8)
+                ))
         }
         // Replayed last change first; read inverted, the log's order is reversed too.
         return parts.sorted { inverted ? $0.lastSeq < $1.lastSeq : $0.lastSeq > $1.lastSeq }
     }
 
-    /// Whether the barrier's updates of `table` (`rows` log rows) change each column of a row
-    /// once: an UPDATE setting several columns logs a row per column, so a row may appear once
-    /// per mask, when the masks have no column in common.
-    private func logsEachColumnOnce(_ table: TrackedTable, rows: Int) throws -> Bool {
-        let arguments: [SQLiteValue] = [
-            .integer(barrier), .integer(table.id), .integer(UndoLogSchema.Kind.update.rawValue),
-        ]
-        let logged = "FROM \(log) WHERE \(spanOf()) AND tableId = ?2 AND kind = ?3"
-        let masks = try db.fetchAll(Int64.self, "SELECT DISTINCT mask \(logged)", arguments)
+    /// The masks of the barrier's updates of `table` (`rows` log rows) when they change each
+    /// column of a row once, nil otherwise: an UPDATE setting several columns logs a row per
+    /// column, so a row may appear once per mask, when the masks have no column in common.
+    private func masksLoggingEachColumnOnce(_ table: TrackedTable, rows: Int) throws -> [Int64]? {
+        let masks = try distinctMasks(table, .update)
         let columns = masks.reduce(0) { $0 + $1.nonzeroBitCount }
-        guard masks.reduce(0, |).nonzeroBitCount == columns else { return false }
+        guard masks.reduce(0, |).nonzeroBitCount == columns else { return nil }
         let distinct = try db.fetchOne(
             Int.self,
-            "SELECT count(*) FROM (SELECT DISTINCT coalesce(newRowid, oldRowid), mask \(logged))",
-            arguments)
-        return distinct == rows
+            """
+            SELECT count(*) FROM (SELECT DISTINCT coalesce(newRowid, oldRowid), mask
+                FROM \(log) WHERE \(spanOf()) AND tableId = ?2 AND kind = ?3)
+            """, arguments(table, .update))
+        return distinct == rows ? masks : nil
     }
 
     /// `a` holds exactly `b`: same value and same storage class, bytes compared as they are.
@@ -209,19 +212,27 @@ struct BatchReplay {
         "(\(a) IS \(b) COLLATE BINARY AND typeof(\(a)) = typeof(\(b)))"
     }
 
-    func arguments(_ part: Part) -> [SQLiteValue] {
-        [.integer(barrier), .integer(part.table.id), .integer(part.stored.rawValue)]
+    func arguments(_ part: Part) -> [SQLiteValue] { arguments(part.table, part.stored) }
+
+    /// The barrier, the table and the stored kind: `?1`, `?2`, `?3` of the part's queries.
+    private func arguments(_ table: TrackedTable, _ stored: UndoLogSchema.Kind) -> [SQLiteValue] {
+        [.integer(barrier), .integer(table.id), .integer(stored.rawValue)]
     }
 
     // MARK: Updates
 
-    /// The part's masks: the shared one, or each one its log rows have.
+    /// The part's masks: each one its log rows have.
     func masks(_ part: Part) throws -> [Int64] {
-        try part.sharedMask.map { [$0] }
-            ?? db.fetchAll(
-                Int64.self,
-                "SELECT DISTINCT mask FROM \(log) WHERE \(spanOf()) AND tableId = ? AND kind = ?",
-                arguments(part))
+        try part.masks ?? distinctMasks(part.table, part.stored)
+    }
+
+    private func distinctMasks(_ table: TrackedTable, _ stored: UndoLogSchema.Kind) throws
+        -> [Int64]
+    {
+        try db.fetchAll(
+            Int64.self,
+            "SELECT DISTINCT mask FROM \(log) WHERE \(spanOf()) AND tableId = ? AND kind = ?",
+            arguments(table, stored))
     }
 
     func changedColumns(_ part: Part, _ mask: Int64) -> [TrackedTable.Column] {

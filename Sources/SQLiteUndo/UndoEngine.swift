@@ -21,7 +21,8 @@ public final class UndoEngine: Sendable {
     /// Files barriers with their stacks inside the transactions that wrote them.
     let recorder = BarrierRecorder()
     private let stacks = Mutex<[String: UndoStack]>([:])
-    /// Parts an exact replay restores without the update capture trigger (see `BatchReplay`).
+    /// Parts an exact replay restores without their columns' update capture triggers (see
+    /// `BatchReplay`).
     private let rowsWorthSuspendingCapture: Int
 
     /// The id of the stack barriers register with outside any `withUndoStack` scope.
@@ -57,8 +58,9 @@ public final class UndoEngine: Sendable {
             rowsWorthSuspendingCapture: BatchReplay.defaultRowsWorthSuspendingCapture)
     }
 
-    /// Tracks the named tables; an exact replay drops a table's update capture trigger for parts
-    /// of at least `rowsWorthSuspendingCapture` rows (tests lower it to run that path always).
+    /// Tracks the named tables; an exact replay drops the update capture triggers of the columns
+    /// it restores for parts of at least `rowsWorthSuspendingCapture` rows (tests lower it to run
+    /// that path always).
     init(for database: any DatabaseWriter, tableNames: [String], rowsWorthSuspendingCapture: Int)
         throws
     {

@@ -22,7 +22,7 @@ import Testing
             rowsWorthSuspendingCapture: BatchReplay.defaultRowsWorthSuspendingCapture)
     }
 
-    /// The same with every exact replay dropping the update capture trigger, which the engine
+    /// The same with every exact replay dropping the update capture triggers, which the engine
     /// does only for parts of a thousand rows or more, and this test's rows are few.
     @Test func randomOperationsMatchTheModelWithTheCaptureDroppedForEveryExactReplay() throws {
         try check(operations: 5_000, rowsWorthSuspendingCapture: 1)
