@@ -12,6 +12,7 @@ final class Barrier: Sendable {
     private let engines = Mutex<[ObjectIdentifier: Capturing]>([:])
     private let recorded = Mutex<[ObjectIdentifier: Recorded]>([:])
     private let discarded = Atomic<Bool>(false)
+    private let returned = Atomic<Bool>(false)
 
     /// Where a barrier's log went on a stack: its own entry, or merged into the entry before it
     /// (coalescing), with the first of its log rows there.
@@ -83,6 +84,11 @@ final class Barrier: Sendable {
     /// Its block threw: a transaction still open must not file it.
     var isDiscarded: Bool { discarded.load(ordering: .relaxed) }
     func markDiscarded() { discarded.store(true, ordering: .relaxed) }
+
+    /// Whether its block is still running: a transaction that files it then files it early (so
+    /// a crash keeps the change's undo), but it registers, for its stack, only when it closes.
+    var isRunning: Bool { !returned.load(ordering: .relaxed) && !isDiscarded }
+    func markReturned() { returned.store(true, ordering: .relaxed) }
 }
 
 /// Barrier ids: unique across the processes sharing a file, `pid << 32 | counter`, so a process
@@ -125,10 +131,12 @@ enum BarrierID {
 /// Records the writes of `body` as one undoable action named `name`.
 ///
 /// The barrier registers with the stack current (`withUndoStack`, or the engine's default stack)
-/// in the same transaction as its first change, so a crash never keeps a change without its undo
-/// entry; a block that writes outside any `write` transaction registers when it returns. Nested
-/// barriers: a write belongs to the innermost. A barrier that wrote nothing is not registered; if
-/// `body` throws, nothing is recorded and the error is rethrown.
+/// when `body` returns: it is then the stack's most recent action, and clears its redo list. Its
+/// entry is written earlier, in the same transaction as its first change, so a crash never keeps
+/// a change without its undo entry; but while `body` runs, `undo()` passes it by, and a later
+/// transaction of `body` adds to it. Nested barriers: a write belongs to the innermost. A barrier
+/// that wrote nothing is not registered; if `body` throws, nothing is recorded and the error is
+/// rethrown.
 /// - Parameters:
 ///   - name: the action's name, shown as "Undo <name>".
 ///   - coalescing: a key; a barrier with the same name and key right after the previous one (see
@@ -169,12 +177,17 @@ public func undoable<R>(
     return result
 }
 
-/// Files a closed barrier whose writes no transaction filed: writes made outside `write` (or in
-/// a transaction still open, which files it when it commits).
+/// Registers a barrier whose block returned: files it when no transaction did (writes made
+/// outside `write`; a transaction still open files it when it commits), and otherwise makes the
+/// entry a transaction filed while it ran the stack's most recent action.
 private func register(_ barrier: Barrier) throws {
-    for engine in barrier.capturingEngines
-    where barrier.recorded(by: engine.recorder) == nil && !engine.recorder.isPending(barrier) {
-        try engine.currentStack.register(barrier)
+    barrier.markReturned()
+    for engine in barrier.capturingEngines {
+        if let recorded = barrier.recorded(by: engine.recorder) {
+            try recorded.stack.registerFiled(recorded)
+        } else if !engine.recorder.isPending(barrier) {
+            try engine.currentStack.register(barrier)
+        }
     }
 }
 

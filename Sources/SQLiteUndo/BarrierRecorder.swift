@@ -54,18 +54,18 @@ final class BarrierRecorder: WriteTransactionObserver, Sendable {
             let start = barrier.logStart(in: stack.engine) ?? 0
             if barrier.isDiscarded {
                 try UndoLogSchema.deleteLog(of: barrier.id, from: start, db)
-            } else if let recorded = barrier.recorded(by: self) {
-                // Filed by an earlier transaction of the same block: its entry's span grows over
-                // this transaction's rows (moved there first when the barrier was merged).
-                if recorded.entry == barrier.id {
-                    try UndoLogSchema.extendSpan(of: barrier.id, from: start, db)
-                } else {
-                    try UndoLogSchema.moveLog(of: barrier.id, from: start, to: recorded.entry, db)
-                }
-            } else {
-                state.withLock { $0.filed.append((barrier, stack)) }
-                barrier.setRecorded(try stack.record(barrier, db), by: self)
+                continue
             }
+            // Filed by an earlier transaction of the same block: its entry's span grows over this
+            // transaction's rows (given to it when the barrier was merged), unless the entry is
+            // gone (the stack's history was removed meanwhile) and it is filed anew.
+            if let recorded = barrier.recorded(by: self),
+                try UndoLogSchema.moveLog(of: barrier.id, from: start, to: recorded.entry, db)
+            {
+                continue
+            }
+            state.withLock { $0.filed.append((barrier, stack)) }
+            barrier.setRecorded(try stack.record(barrier, db), by: self)
         }
     }
 

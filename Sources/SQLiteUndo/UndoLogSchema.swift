@@ -109,14 +109,17 @@ enum UndoLogSchema {
     }
 
     /// Extends a filed barrier's span over the rows the open transaction gave it since
-    /// `start` (the first `seq` they may have).
-    static func extendSpan(of barrier: Int64, from start: Int64, _ db: Database) throws {
+    /// `start` (the first `seq` they may have). Returns false when the barrier is not filed
+    /// (any more).
+    @discardableResult
+    static func extendSpan(of barrier: Int64, from start: Int64, _ db: Database) throws -> Bool {
         try db.execute(
             """
             UPDATE \(barriers) SET firstSeq = min(firstSeq, ?2),
                 lastSeq = max(lastSeq, \(highestSeq))
             WHERE id = ?1
             """, [.integer(barrier), .integer(start)])
+        return db.changesCount == 1
     }
 
     /// How many value slots the log has now.
@@ -144,14 +147,19 @@ enum UndoLogSchema {
     }
 
     /// Gives a barrier's log rows (all at `start` or later) to another, filed barrier
-    /// (coalescing merges them into it), whose span grows to hold them.
+    /// (coalescing merges them into it), whose span grows to hold them; with `other` the barrier
+    /// itself, only its span grows. Returns false, having moved nothing, when `other` is not
+    /// filed (any more).
+    @discardableResult
     static func moveLog(of barrier: Int64, from start: Int64, to other: Int64, _ db: Database)
-        throws
+        throws -> Bool
     {
+        guard try extendSpan(of: other, from: start, db) else { return false }
+        guard barrier != other else { return true }
         try db.execute(
             "UPDATE \(log) SET barrier = ?1 WHERE \(rows(of: "?3", from: "?2"))",
             [.integer(other), .integer(start), .integer(barrier)])
-        try extendSpan(of: other, from: start, db)
+        return true
     }
 
     /// Deletes barriers' log rows that no barrier row claims and whose block cannot be running

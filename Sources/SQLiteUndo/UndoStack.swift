@@ -4,9 +4,10 @@ import Synchronization
 
 /// An independent undo history (one per window, pane or document) over the engine's database.
 ///
-/// Barriers register with the stack current at their first change (`withUndoStack`); `undo()` and
-/// `redo()` replay this stack's barriers only, and tell this stack's subscribers what they did.
-/// The lists live in the database file: the same id after a restart has the same history.
+/// Barriers register, when their block returns, with the stack current at their first change
+/// (`withUndoStack`); `undo()` and `redo()` replay this stack's barriers only, and tell this
+/// stack's subscribers what they did. The lists live in the database file: the same id after a
+/// restart has the same history.
 public final class UndoStack: Sendable {
     /// The stack's id, stored with its history.
     public let id: String
@@ -16,6 +17,9 @@ public final class UndoStack: Sendable {
     private let subscribers = Mutex<[UInt64: AsyncStream<UndoEvent>.Continuation]>([:])
     private let observers = Mutex<[UInt64: @Sendable (UndoEvent) -> Void]>([:])
     private let nextSubscriberID = Atomic<UInt64>(0)
+    /// Entries filed by barriers whose blocks still run, by entry id: `undo()` passes them by and
+    /// `state` leaves them out until the last of those barriers returns (`registerFiled`).
+    private let running = Mutex<[Int64: [Barrier]]>([:])
 
     private struct Settings {
         var levelsOfUndo = 1000
@@ -34,19 +38,36 @@ public final class UndoStack: Sendable {
     // MARK: State
 
     /// Whether there is something to undo.
-    public var canUndo: Bool { entries.withLock { !$0.undo.isEmpty } }
+    public var canUndo: Bool { top(of: .undo) != nil }
     /// Whether there is something to redo.
-    public var canRedo: Bool { entries.withLock { !$0.redo.isEmpty } }
+    public var canRedo: Bool { top(of: .redo) != nil }
     /// The name of the action `undo()` would take back, or nil.
-    public var undoActionName: String? { entries.withLock { $0.undo.last?.name } }
+    public var undoActionName: String? { top(of: .undo)?.name }
     /// The name of the action `redo()` would apply again, or nil.
-    public var redoActionName: String? { entries.withLock { $0.redo.last?.name } }
+    public var redoActionName: String? { top(of: .redo)?.name }
 
-    /// Both lists' names, most recent first.
+    /// Both lists' names, most recent first (actions whose block still runs are not listed yet).
     public var state: UndoStackState {
-        entries.withLock {
+        let open = runningEntryIDs()
+        return entries.withLock {
             UndoStackState(
-                undo: $0.undo.reversed().map(\.name), redo: $0.redo.reversed().map(\.name))
+                undo: $0.undo.reversed().filter { !open.contains($0.id) }.map(\.name),
+                redo: $0.redo.reversed().filter { !open.contains($0.id) }.map(\.name))
+        }
+    }
+
+    /// The most recent entry of a list whose barriers all returned: what undo or redo replays.
+    private func top(of list: UndoLogSchema.List) -> StackEntry? {
+        let open = runningEntryIDs()
+        return entries.withLock { $0[list].last { !open.contains($0.id) } }
+    }
+
+    /// Ids of the entries a barrier still running filed to; forgets barriers that returned.
+    private func runningEntryIDs() -> Set<Int64> {
+        running.withLock { running in
+            guard !running.isEmpty else { return [] }
+            running = running.filter { $0.value.contains { $0.isRunning } }
+            return Set(running.keys)
         }
     }
 
@@ -91,7 +112,7 @@ public final class UndoStack: Sendable {
 
     private func replay(from list: UndoLogSchema.List) throws -> UndoEvent? {
         let target: UndoLogSchema.List = list == .undo ? .redo : .undo
-        guard let top = entries.withLock({ $0[list].last }) else { return nil }
+        guard let top = top(of: list) else { return nil }
         let inverse = Barrier(name: top.name, recordsAtCommit: false)
         let event: UndoEvent
         do {
@@ -113,7 +134,7 @@ public final class UndoStack: Sendable {
                     added = try insertEntry(inverse, list: target, db)
                 }
                 entries.withLock { entries in
-                    entries[list].removeLast()
+                    entries[list].removeAll { $0.id == top.id }
                     if let added { entries[target].append(added) }
                 }
                 #if UndoDiagnostics
@@ -147,23 +168,112 @@ public final class UndoStack: Sendable {
 
     /// Files a barrier inside the caller's transaction: merges it into the previous one when it
     /// coalesces, otherwise pushes it, clears the redo list and trims the undo list to
-    /// `levelsOfUndo`. The caller reloads the lists if the transaction rolls back.
+    /// `levelsOfUndo`. A barrier whose block still runs is only filed: it registers (clears the
+    /// redo list, trims the undo list) when its block returns (`registerFiled`). The caller
+    /// reloads the lists if the transaction rolls back.
     /// - Returns: where it went, or nil when it has no log (nothing to undo).
     func record(_ barrier: Barrier, _ db: Database) throws -> Barrier.Recorded? {
-        if let merged = try merge(barrier, db) { return merged }
+        if let merged = try merge(barrier, db) {
+            noteRunning(barrier, in: merged.entry)
+            return merged
+        }
         guard let entry = try insertEntry(barrier, list: .undo, db) else { return nil }
+        if barrier.isRunning {
+            noteRunning(barrier, in: entry.id)
+            entries.withLock { $0.undo.append(entry) }
+        } else {
+            try push(entry, replacing: false, db)
+            settings.withLock { $0.coalescible = barrier.id }
+        }
+        return Barrier.Recorded(stack: self, entry: barrier.id, mergedFromSeq: nil)
+    }
+
+    /// Makes `entry` the top of the undo list (taking it from where it was when `replacing`),
+    /// clears the redo list and trims the undo list to `levelsOfUndo`, in the file and in memory.
+    private func push(_ entry: StackEntry, replacing: Bool, _ db: Database) throws {
         try deleteEntries(entries.withLock { $0.redo.map(\.id) }, db)
         let levels = levelsOfUndo
+        let open = runningEntryIDs()
         let dropped = entries.withLock { entries -> [StackEntry] in
             entries.redo = []
+            if replacing { entries.undo.removeAll { $0.id == entry.id } }
             entries.undo.append(entry)
-            let excess = max(0, entries.undo.count - levels)
-            defer { entries.undo.removeFirst(excess) }
-            return Array(entries.undo.prefix(excess))
+            return Self.trim(&entries.undo, to: levels, keeping: open)
         }
         try deleteEntries(dropped.map(\.id), db)
-        settings.withLock { $0.coalescible = barrier.id }
-        return Barrier.Recorded(stack: self, entry: barrier.id, mergedFromSeq: nil)
+    }
+
+    private func noteRunning(_ barrier: Barrier, in entry: Int64) {
+        guard barrier.isRunning else { return }
+        running.withLock { running in
+            if running[entry]?.contains(where: { $0 === barrier }) != true {
+                running[entry, default: []].append(barrier)
+            }
+        }
+    }
+
+    /// Removes the oldest entries beyond `levels` from `undo`; returns them. Entries in `open`
+    /// (whose blocks still run, so not registered yet) are neither counted nor removed.
+    private static func trim(_ undo: inout [StackEntry], to levels: Int, keeping open: Set<Int64>)
+        -> [StackEntry]
+    {
+        guard !open.isEmpty else {
+            let excess = max(0, undo.count - levels)
+            defer { undo.removeFirst(excess) }
+            return Array(undo.prefix(excess))
+        }
+        let excess = undo.count { !open.contains($0.id) } - levels
+        guard excess > 0 else { return [] }
+        var kept: [StackEntry] = []
+        var dropped: [StackEntry] = []
+        for entry in undo {
+            if dropped.count < excess && !open.contains(entry.id) {
+                dropped.append(entry)
+            } else {
+                kept.append(entry)
+            }
+        }
+        undo = kept
+        return dropped
+    }
+
+    /// Registers the entry a transaction filed while the block of a barrier writing to it ran,
+    /// now that the last such block returned: it becomes the most recent action (moved to the
+    /// top of the undo list when others registered meanwhile), the redo list is cleared (an undo
+    /// may have run meanwhile) and the undo list trimmed, in one transaction when that changes
+    /// anything.
+    func registerFiled(_ recorded: Barrier.Recorded) throws {
+        let id = recorded.entry
+        let open = runningEntryIDs()
+        guard !open.contains(id) else { return }
+        let levels = levelsOfUndo
+        let isRegistered = entries.withLock { entries in
+            guard entries.undo.last?.id == id, entries.redo.isEmpty else { return false }
+            let registered =
+                open.isEmpty ? entries.undo.count : entries.undo.count { !open.contains($0.id) }
+            return registered <= levels
+        }
+        if !isRegistered {
+            do {
+                try engine.database.write { db in try moveToTop(entry: id, db) }
+            } catch {
+                try? reload()
+                throw error
+            }
+        }
+        settings.withLock { $0.coalescible = id }
+    }
+
+    /// Moves an entry of the undo list to its top (see `push`).
+    private func moveToTop(entry id: Int64, _ db: Database) throws {
+        guard var entry = entries.withLock({ $0.undo.first { $0.id == id } }) else { return }
+        if entries.withLock({ $0.undo.last?.id }) != id {
+            entry.position = (entries.withLock { $0.undo.last?.position } ?? 0) + 1
+            try db.execute(
+                "UPDATE \(UndoLogSchema.barriers) SET position = ? WHERE id = ?",
+                [.integer(entry.position), .integer(id)])
+        }
+        try push(entry, replacing: true, db)
     }
 
     /// Takes back what `record` filed for a barrier whose block then threw (a later transaction

@@ -170,23 +170,33 @@ struct ModelRun {
         var record: ReferenceModel.BarrierRecord? = ReferenceModel.BarrierRecord(name: "B")
         var inner: ReferenceModel.BarrierRecord? = ReferenceModel.BarrierRecord(name: "Inner")
         var described: [String] = []
-        // A barrier is filed when its first change commits: an outer one that changed something
-        // before its inner one began is filed below it.
-        var outerFiledFirst = false
+        // A barrier registers when it closes: the inner one first, though the outer one was
+        // filed when its first change committed. An undo or redo between its writes passes it by.
         try withUndoStack(stack) {
             try undoable("B") {
-                for _ in 0..<(1 + random.below(3)) { described.append(try write(&record)) }
+                for _ in 0..<(1 + random.below(3)) {
+                    described.append(try write(&record))
+                    if random.below(12) == 0 { described.append(try replayMeanwhile()) }
+                }
                 if nested {
-                    outerFiledFirst = record?.wrote == true
                     try undoable("Inner") { described.append("[" + (try write(&inner)) + "]") }
-                    if !outerFiledFirst, let inner { model.register(inner, on: stack.id) }
+                    if let inner { model.register(inner, on: stack.id) }
                     described.append(try write(&record))
                 }
             }
         }
         if let record { model.register(record, on: stack.id) }
-        if nested, outerFiledFirst, let inner { model.register(inner, on: stack.id) }
         return "barrier on \(stack.id): " + described.joined(separator: ", ")
+    }
+
+    /// An undo or redo on a random stack, in the database and in the model, while a barrier runs.
+    mutating func replayMeanwhile() throws -> String {
+        let stackID = ModelBasedTests.stackIDs[random.below(4)]
+        let undoing = random.below(2) == 0
+        let stack = try engine.stack(id: stackID)
+        if undoing { try stack.undo() } else { try stack.redo() }
+        model.replay(stack: stackID, undoing: undoing)
+        return "(\(undoing ? "undo" : "redo") \(stackID))"
     }
 
     /// What differs between the database and the model, or nil. Stacks are compared by their
