@@ -28,12 +28,21 @@ enum ArticleListView {
         }
     }
 
-    /// Draws a title with the words that match the search underlined in bold.
+    /// Draws a title with the words that match the search underlined in bold; an empty title as
+    /// a dimmed "Untitled".
     static func drawTitle(
         _ title: String, matching search: String, at point: Point, style: CellStyle, width: Int,
         on canvas: inout Canvas
     ) {
         var x = point.x + canvas.put(" ", at: point, style: style, maxWidth: width)
+        guard !title.isEmpty else {
+            var placeholder = style
+            placeholder.dim = true
+            canvas.put(
+                ArticleView.untitled, at: Point(x: x, y: point.y), style: placeholder,
+                maxWidth: max(0, point.x + width - x))
+            return
+        }
         var matched = style
         matched.bold = true
         matched.underline = true

@@ -4,6 +4,10 @@ import TerminalUI
 /// An open article: the title on top, a line about it, then the body, both editable.
 @MainActor
 enum ArticleView {
+    /// What stands for an empty title (a new article's), dimmed, in the editor and the lists:
+    /// typing replaces it.
+    static let untitled = "Untitled"
+
     /// Where the title and the body go in a pane's content.
     static func areas(in rect: Rect) -> (title: Rect, about: Rect, body: Rect) {
         let width = max(0, rect.width - 2)
@@ -23,7 +27,13 @@ enum ArticleView {
         editor.title.viewport = area.title.size
         editor.body.viewport = area.body.size
         pane.editor = editor
-        editor.title.draw(into: &canvas, rect: area.title, style: Theme.articleTitle)
+        if editor.title.text.isEmpty {
+            canvas.put(
+                untitled, at: area.title.origin, style: Theme.placeholderTitle,
+                maxWidth: area.title.width)
+        } else {
+            editor.title.draw(into: &canvas, rect: area.title, style: Theme.articleTitle)
+        }
         let article = editor.article
         let stars = String(repeating: "★", count: article.rating)
         let about =

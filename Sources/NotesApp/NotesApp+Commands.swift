@@ -65,7 +65,7 @@ extension NotesApp {
 
     private func newArticle() {
         var id: Int64?
-        perform("New Article") { db in id = try Notebook.insertArticle(db, title: "Untitled") }
+        perform("New Article") { db in id = try Notebook.insertArticle(db, title: "") }
         guard let id else { return }
         let pane = focusedPane
         _ = try? database.read { try pane.select(articleID: id, $0) }

@@ -12,6 +12,7 @@ enum Theme {
     static let secondary = CellStyle(dim: true)
     static let separator = CellStyle(dim: true)
     static let articleTitle = CellStyle(bold: true)
+    static let placeholderTitle = CellStyle(bold: true, dim: true)
     static let status = CellStyle(bold: true)
     static let shortcutKey = CellStyle(reverse: true)
     static let overlay = CellStyle(foreground: .white, background: .blue)

@@ -29,7 +29,7 @@ import Testing
     func titlesBodiesAndAuthorsAreData(text: String) throws {
         let fixture = try AppFixture(articles: 2)
         let schema = try schema(fixture)
-        // A new article with that title (typed after "Untitled") and body.
+        // A new article with that title and body.
         fixture.press(.control("n"))
         fixture.type(text)
         fixture.press(.tab)
@@ -39,7 +39,7 @@ import Testing
         let article = try fixture.db.read {
             try $0.fetchOne(Article.self, "SELECT * FROM articles ORDER BY id DESC LIMIT 1")
         }
-        #expect(article?.title == "Untitled" + text)
+        #expect(article?.title == text)
         #expect(article?.body == text)
         // An author of that name, chosen for it.
         fixture.press(.character("a"))
@@ -53,7 +53,7 @@ import Testing
         }
         #expect(author == text)
         #expect(fixture.app.message == nil, "\(fixture.app.message ?? "")")
-        #expect(try fixture.titles() == ["Article 1", "Article 2", "Untitled" + text])
+        #expect(try fixture.titles() == ["Article 1", "Article 2", text])
         #expect(try self.schema(fixture) == schema)
         // Undo takes it all back, as data.
         fixture.press(.control("z"), .control("z"), .control("z"), .control("z"))

@@ -94,4 +94,52 @@ import Testing
         fixture.press(.escape)
         #expect(fixture.screen.split(separator: "\n")[1].hasPrefix(" 1 All articles · 12"))
     }
+
+    @Test func newArticleShowsADimmedUntitledThatTypingReplaces() throws {
+        let fixture = try AppFixture()
+        // The about line shows when the article was made.
+        let screen = {
+            fixture.screen.replacing(/\d{4}-\d\d-\d\dT\d\d:\d\d/, with: "YYYY-MM-DDThh:mm")
+        }
+        fixture.press(.control("n"))
+        #expect(
+            screen() == """
+                 notes  test.db
+                 1 Editing the title                    │ 2 All articles · 4
+                 Untitled                               │ Untitled                        ☆☆☆☆☆
+                 unrated · updated YYYY-MM-DDThh:mm · L │ Article 3                 Alice ★★★☆☆
+                                                        │ Article 2                 Alice ★★☆☆☆
+                                                        │ Article 1                 Alice ★☆☆☆☆
+                                                        │
+                                                        │
+                                                        │
+                 Pane 1 │ Undo New Article │ Nothing to redo
+                ^Z Undo  ^Y Redo  ^N New  Del Delete  0-5 Rate  a Author  / Search
+                ^W Next pane  ^T New pane  ^X Close pane  Enter Open  Esc Back  F1 Help  ^Q Quit
+                """)
+        let canvas = try #require(fixture.backend.lastCanvas)
+        #expect(canvas.cell(at: Point(x: 1, y: 2))?.style == Theme.placeholderTitle)
+        // Pane 2 lists it, selected, as a dimmed "Untitled" too.
+        #expect(canvas.cell(at: Point(x: 42, y: 2))?.style == CellStyle(underline: true, dim: true))
+        #expect(fixture.backend.cursor == Point(x: 1, y: 2))
+        fixture.type("Plans")
+        #expect(
+            screen() == """
+                 notes  test.db
+                 1 Editing the title                    │ 2 All articles · 4
+                 Plans                                  │ Plans                           ☆☆☆☆☆
+                 unrated · updated YYYY-MM-DDThh:mm · L │ Article 3                 Alice ★★★☆☆
+                                                        │ Article 2                 Alice ★★☆☆☆
+                                                        │ Article 1                 Alice ★☆☆☆☆
+                                                        │
+                                                        │
+                                                        │
+                 Pane 1 │ Undo Typing │ Nothing to redo
+                ^Z Undo  ^Y Redo  ^N New  Del Delete  0-5 Rate  a Author  / Search
+                ^W Next pane  ^T New pane  ^X Close pane  Enter Open  Esc Back  F1 Help  ^Q Quit
+                """)
+        #expect(
+            fixture.backend.lastCanvas?.cell(at: Point(x: 1, y: 2))?.style == Theme.articleTitle)
+        #expect(fixture.backend.cursor == Point(x: 6, y: 2))
+    }
 }
