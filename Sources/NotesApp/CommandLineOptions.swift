@@ -37,12 +37,12 @@ public struct UsageError: Error, Equatable, CustomStringConvertible {
 /// Parses `notes`' arguments (without the program name).
 public enum CommandLineOptions {
     public static let usage = """
-        usage: notes [--db PATH] [--panes N] [--demo] [--no-undo]
-               notes export [--format json|markdown] [--db PATH]
+        usage: notes [PATH] [--panes N] [--demo] [--no-undo]
+               notes export [PATH] [--format json|markdown]
                notes --help | --version
 
-          --db PATH     the notebook (default: $XDG_DATA_HOME/notes/notes.db,
-                        that is ~/.local/share/notes/notes.db)
+          PATH          the notebook, also given as --db PATH (default:
+                        $XDG_DATA_HOME/notes/notes.db, that is ~/.local/share/notes/notes.db)
           --panes N     how many panes to open, 1 to 9 (default 2)
           --demo        open a throwaway notebook with hundreds of articles
           --no-undo     edit with undo off (nothing is recorded)
@@ -59,7 +59,7 @@ public enum CommandLineOptions {
             var format = ExportFormat.json
             while let argument = arguments.popFirst() {
                 switch argument {
-                case "--db": path = try value(of: argument, &arguments)
+                case "--db": try setNotebook(try value(of: argument, &arguments), &path)
                 case "--format":
                     let name = try value(of: argument, &arguments)
                     guard let parsed = ExportFormat(rawValue: name) else {
@@ -67,7 +67,7 @@ public enum CommandLineOptions {
                             description: "unknown export format '\(name)' (json or markdown)")
                     }
                     format = parsed
-                default: throw unknown(argument)
+                default: try setNotebook(try positional(argument), &path)
                 }
             }
             return .export(path: path, format: format)
@@ -77,7 +77,7 @@ public enum CommandLineOptions {
             switch argument {
             case "--help", "-h": return .help
             case "--version": return .version
-            case "--db": options.path = try value(of: argument, &arguments)
+            case "--db": try setNotebook(try value(of: argument, &arguments), &options.path)
             case "--demo": options.demo = true
             case "--no-undo": options.undo = false
             case "--panes":
@@ -87,11 +87,12 @@ public enum CommandLineOptions {
                         description: "--panes takes a number from 1 to 9, not '\(text)'")
                 }
                 options.panes = count
-            default: throw unknown(argument)
+            default: try setNotebook(try positional(argument), &options.path)
             }
         }
-        if options.demo && options.path != nil {
-            throw UsageError(description: "--demo opens its own throwaway notebook; drop --db")
+        if let path = options.path, options.demo {
+            throw UsageError(
+                description: "--demo opens its own throwaway notebook, not '\(path)': drop one")
         }
         return .edit(options)
     }
@@ -106,7 +107,23 @@ public enum CommandLineOptions {
         return value
     }
 
-    private static func unknown(_ argument: String) -> UsageError {
-        UsageError(description: "unknown option '\(argument)'")
+    /// An argument that is not an option: the notebook's path. One starting with `-` is an
+    /// unknown option (a path like that can be given as `./-name`).
+    private static func positional(_ argument: String) throws(UsageError) -> String {
+        guard !argument.hasPrefix("-") else {
+            throw UsageError(description: "unknown option '\(argument)'")
+        }
+        return argument
+    }
+
+    /// Sets the notebook's path, given as `PATH` or `--db PATH`: notes opens one notebook.
+    private static func setNotebook(_ path: String, _ notebook: inout String?)
+        throws(UsageError)
+    {
+        if let given = notebook {
+            throw UsageError(
+                description: "two notebooks given, '\(given)' and '\(path)': notes opens one")
+        }
+        notebook = path
     }
 }

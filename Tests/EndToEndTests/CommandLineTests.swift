@@ -74,13 +74,60 @@ import Testing
     @Test func helpAndVersionPrintAndExitZero() throws {
         let help = try run(["--help"])
         #expect(help.status == 0)
-        #expect(
-            help.output.hasPrefix("usage: notes [--db PATH] [--panes N] [--demo] [--no-undo]\n"))
+        #expect(help.output.hasPrefix("usage: notes [PATH] [--panes N] [--demo] [--no-undo]\n"))
         let version = try run(["--version"])
         #expect(version == Result(status: 0, output: "notes 0.1.0\n", errors: ""))
         let unknown = try run(["--frobnicate"])
         #expect(unknown.status == 2)
         #expect(unknown.errors.hasPrefix("notes: unknown option '--frobnicate'\nusage: notes"))
+    }
+}
+
+extension CommandLineTests {
+    /// `notes PATH` opens the notebook at PATH, as `notes --db PATH` does, and so does
+    /// `notes export PATH`.
+    @Test func theNotebookIsTheArgumentThatIsNotAnOption() throws {
+        let path = try notebook()
+        let session = try TmuxSession(
+            arguments: [path, "--panes", "1"],
+            folder: URL(fileURLWithPath: path).deletingLastPathComponent())
+        let screen = try session.waitFor("Welcome to notes")
+        let lines = screen.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(lines.prefix(2) == ["notes  \(path)", "1 All articles · 5"])
+        try session.send("C-q")
+        try session.waitFor("EXIT=0")
+        let byArgument = try run(["export", path, "--format", "markdown"])
+        #expect(byArgument.status == 0)
+        #expect(byArgument.output.contains("## Welcome to notes 👋"))
+        #expect(byArgument == (try run(["export", "--format", "markdown", "--db", path])))
+    }
+
+    @Test(arguments: [
+        (["a.db", "b.db"], "two notebooks given, 'a.db' and 'b.db': notes opens one"),
+        (["a.db", "--db", "b.db"], "two notebooks given, 'a.db' and 'b.db': notes opens one"),
+        (
+            ["export", "--db", "a.db", "b.db"],
+            "two notebooks given, 'a.db' and 'b.db': notes opens one"
+        ),
+        (["--demo", "a.db"], "--demo opens its own throwaway notebook, not 'a.db': drop one"),
+        (["-a.db"], "unknown option '-a.db'"),
+    ])
+    func oneNotebookAtMost(arguments: [String], message: String) throws {
+        let folder = URL(fileURLWithPath: try notebook()).deletingLastPathComponent()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: TmuxSession.notesBinary)
+        process.currentDirectoryURL = folder
+        process.arguments = arguments
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = Pipe()
+        try process.run()
+        let text = String(
+            decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 2)
+        #expect(text.hasPrefix("notes: \(message)\nusage: notes [PATH]"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [])
     }
 }
 
