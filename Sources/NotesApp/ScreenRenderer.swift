@@ -91,7 +91,8 @@ struct ScreenRenderer {
             maxWidth: layout.statusLine.width)
     }
 
-    static let shortcuts: [[(key: String, label: String)]] = [
+    /// The keys of a list, where letters, digits and Delete are commands.
+    static let listShortcuts: [[(key: String, label: String)]] = [
         [
             ("^Z", "Undo"), ("^Y", "Redo"), ("^N", "New"), ("Del", "Delete"), ("0-5", "Rate"),
             ("a", "Author"), ("/", "Search"),
@@ -102,8 +103,22 @@ struct ScreenRenderer {
         ],
     ]
 
+    /// The keys of an open article, where letters, digits and Delete edit the text.
+    static let editorShortcuts: [[(key: String, label: String)]] = [
+        [
+            ("^Z", "Undo"), ("^Y", "Redo"), ("^N", "New"), ("Tab", "Title/Body"),
+            ("M-B", "Word left"), ("M-F", "Word right"),
+        ],
+        [
+            ("^W", "Next pane"), ("^T", "New pane"), ("^X", "Close pane"), ("Esc", "Back"),
+            ("F1", "Help"), ("^Q", "Quit"),
+        ],
+    ]
+
+    /// The focused pane's keys.
     private func drawShortcuts(on canvas: inout Canvas) {
-        for (row, items) in Self.shortcuts.enumerated() {
+        let editing = app.focusedPane.mode != .list
+        for (row, items) in (editing ? Self.editorShortcuts : Self.listShortcuts).enumerated() {
             var x = 0
             let y = layout.shortcutBar.y + row
             for item in items {

@@ -49,12 +49,19 @@ import Testing
                                                         │
                                                         │
                  Pane 1 │ Nothing to undo │ Nothing to redo
-                ^Z Undo  ^Y Redo  ^N New  Del Delete  0-5 Rate  a Author  / Search
-                ^W Next pane  ^T New pane  ^X Close pane  Enter Open  Esc Back  F1 Help  ^Q Quit
+                ^Z Undo  ^Y Redo  ^N New  Tab Title/Body  M-B Word left  M-F Word right
+                ^W Next pane  ^T New pane  ^X Close pane  Esc Back  F1 Help  ^Q Quit
                 """)
         #expect(fixture.backend.cursor == Point(x: 1, y: 5))
         fixture.press(.escape)
-        #expect(fixture.screen.split(separator: "\n")[1].hasPrefix(" 1 All articles · 3"))
+        let lines = fixture.screen.split(separator: "\n")
+        #expect(lines[1].hasPrefix(" 1 All articles · 3"))
+        // The list's keys again: there letters, digits and Delete are commands.
+        #expect(
+            lines.suffix(2) == [
+                "^Z Undo  ^Y Redo  ^N New  Del Delete  0-5 Rate  a Author  / Search",
+                "^W Next pane  ^T New pane  ^X Close pane  Enter Open  Esc Back  F1 Help  ^Q Quit",
+            ])
     }
 
     @Test func helpListsEveryKeyAndAnyKeyClosesIt() throws {
@@ -114,8 +121,8 @@ import Testing
                                                         │
                                                         │
                  Pane 1 │ Undo New Article │ Nothing to redo
-                ^Z Undo  ^Y Redo  ^N New  Del Delete  0-5 Rate  a Author  / Search
-                ^W Next pane  ^T New pane  ^X Close pane  Enter Open  Esc Back  F1 Help  ^Q Quit
+                ^Z Undo  ^Y Redo  ^N New  Tab Title/Body  M-B Word left  M-F Word right
+                ^W Next pane  ^T New pane  ^X Close pane  Esc Back  F1 Help  ^Q Quit
                 """)
         let canvas = try #require(fixture.backend.lastCanvas)
         #expect(canvas.cell(at: Point(x: 1, y: 2))?.style == Theme.placeholderTitle)
@@ -135,8 +142,8 @@ import Testing
                                                         │
                                                         │
                  Pane 1 │ Undo Typing │ Nothing to redo
-                ^Z Undo  ^Y Redo  ^N New  Del Delete  0-5 Rate  a Author  / Search
-                ^W Next pane  ^T New pane  ^X Close pane  Enter Open  Esc Back  F1 Help  ^Q Quit
+                ^Z Undo  ^Y Redo  ^N New  Tab Title/Body  M-B Word left  M-F Word right
+                ^W Next pane  ^T New pane  ^X Close pane  Esc Back  F1 Help  ^Q Quit
                 """)
         #expect(
             fixture.backend.lastCanvas?.cell(at: Point(x: 1, y: 2))?.style == Theme.articleTitle)
