@@ -134,7 +134,7 @@ public final class UndoStack: Sendable {
                     added = try insertEntry(inverse, list: target, db)
                 }
                 entries.withLock { entries in
-                    entries[list].removeAll { $0.id == top.id }
+                    entries.remove(top.id, from: list)
                     if let added { entries[target].append(added) }
                 }
                 #if UndoDiagnostics
@@ -196,7 +196,7 @@ public final class UndoStack: Sendable {
         let open = runningEntryIDs()
         let dropped = entries.withLock { entries -> [StackEntry] in
             entries.redo = []
-            if replacing { entries.undo.removeAll { $0.id == entry.id } }
+            if replacing { entries.remove(entry.id, from: .undo) }
             entries.undo.append(entry)
             return Self.trim(&entries.undo, to: levels, keeping: open)
         }
@@ -266,7 +266,7 @@ public final class UndoStack: Sendable {
 
     /// Moves an entry of the undo list to its top (see `push`).
     private func moveToTop(entry id: Int64, _ db: Database) throws {
-        guard var entry = entries.withLock({ $0.undo.first { $0.id == id } }) else { return }
+        guard var entry = entries.withLock({ $0.undo.last { $0.id == id } }) else { return }
         if entries.withLock({ $0.undo.last?.id }) != id {
             entry.position = (entries.withLock { $0.undo.last?.position } ?? 0) + 1
             try db.execute(
