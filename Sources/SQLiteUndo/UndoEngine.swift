@@ -12,6 +12,10 @@ import Synchronization
 /// The engine installs capture triggers (TEMP triggers on its own connection, so other
 /// connections such as the `sqlite3` shell are unaffected), keeps the log in `sqliteundo_` tables
 /// of the same file, and gives out one `UndoStack` per id. One engine per database.
+///
+/// An engine holds its database connection, and it and its stacks hold each other (a stack works
+/// on its own), so releasing them does not close the file: when a document closes, close its
+/// connection (`DatabaseQueue.close()`); the engine and its stacks are then inert.
 public final class UndoEngine: Sendable {
     /// The database whose tables are tracked.
     public let database: any DatabaseWriter
