@@ -47,7 +47,7 @@ extension NotesApp {
         case .chooseAuthor: openAuthorPicker()
         case .search:
             pane.searchInput = pane.query.search
-        case .help: overlay = .help
+        case .help: overlay = .help(firstLine: 0)
         case .quit: requestQuit()
         case .suspend: backend.suspend()
         case .save: message = "Saved: notes writes every change as you make it"

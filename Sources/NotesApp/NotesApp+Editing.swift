@@ -21,8 +21,8 @@ extension NotesApp {
         case .right: move { $0.moveRight() }
         case .up: move { $0.moveUp() }
         case .down: move { $0.moveDown() }
-        case .home: move { $0.moveToLineStart() }
-        case .end: move { $0.moveToLineEnd() }
+        case .home, .control("a"): move { $0.moveToLineStart() }
+        case .end, .control("e"): move { $0.moveToLineEnd() }
         case .pageUp: move { $0.pageUp() }
         case .pageDown: move { $0.pageDown() }
         case .alt("b"): move { $0.moveWordLeft() }

@@ -29,8 +29,9 @@ extension NotesApp {
 
     private func handle(_ key: Key) {
         switch overlay {
-        case .help:
-            overlay = nil
+        case .help(let firstLine):
+            let scrolled = HelpView.scroll(from: firstLine, by: key, in: screenLayout)
+            overlay = scrolled.map { .help(firstLine: $0) }
             return
         case .authorPicker(var picker):
             handlePicker(key, &picker)

@@ -39,7 +39,8 @@ public final class NotesApp {
 
     /// A screen drawn over the panes that takes the keys while it is open.
     enum Overlay {
-        case help
+        /// The keys, scrolled to show `firstLine` at the top.
+        case help(firstLine: Int)
         case authorPicker(AuthorPicker)
     }
 

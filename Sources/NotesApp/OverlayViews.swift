@@ -1,16 +1,49 @@
 import NoteStore
 import TerminalUI
 
-/// The F1 screen: the keys, from `Resources/help.txt`.
+/// The F1 screen: the keys, from `Resources/help.txt`, scrolled when the terminal is shorter.
 enum HelpView {
     static let text = String(decoding: PackageResources.help_txt, as: UTF8.self)
+    static let lines = (text.hasSuffix("\n") ? text.dropLast() : text[...])
+        .split(separator: "\n", omittingEmptySubsequences: false)
 
-    static func draw(on canvas: inout Canvas, in layout: ScreenLayout) {
-        let rect = Rect(x: 0, y: 1, width: layout.size.width, height: layout.size.height - 1)
+    /// Where the help goes: everything below the title bar.
+    static func area(in layout: ScreenLayout) -> Rect {
+        Rect(x: 0, y: 1, width: layout.size.width, height: max(0, layout.size.height - 1))
+    }
+
+    /// The first line shown after `key`: scrolled by the moving keys, nil (the help closes) for
+    /// any other key.
+    static func scroll(from firstLine: Int, by key: Key, in layout: ScreenLayout) -> Int? {
+        let height = area(in: layout).height
+        let last = max(0, lines.count - height)
+        let moved: Int
+        switch key {
+        case .up: moved = firstLine - 1
+        case .down: moved = firstLine + 1
+        case .pageUp: moved = firstLine - max(1, height - 1)
+        case .pageDown: moved = firstLine + max(1, height - 1)
+        case .home: moved = 0
+        case .end: moved = last
+        default: return nil
+        }
+        return min(max(0, moved), last)
+    }
+
+    /// Draws the help from `firstLine` on; the last row says what is left below.
+    static func draw(from firstLine: Int, on canvas: inout Canvas, in layout: ScreenLayout) {
+        let rect = area(in: layout)
         canvas.fill(rect, with: .plain)
-        for (offset, line) in text.split(separator: "\n", omittingEmptySubsequences: false)
-            .prefix(rect.height).enumerated()
-        {
+        let first = min(max(0, firstLine), max(0, lines.count - rect.height))
+        var shown = lines.dropFirst(first).prefix(rect.height)
+        let below = lines.count - first - shown.count
+        if below > 0 {
+            shown = shown.dropLast()
+            canvas.put(
+                " ↓ \(below + 1) more lines: Down, PgDn (any other key closes)",
+                at: Point(x: 0, y: rect.maxY - 1), style: Theme.secondary, maxWidth: rect.width)
+        }
+        for (offset, line) in shown.enumerated() {
             canvas.put(" " + line, at: Point(x: 0, y: rect.y + offset), maxWidth: rect.width)
         }
     }

@@ -35,7 +35,7 @@ struct ScreenRenderer {
         drawStatus(on: &canvas)
         drawShortcuts(on: &canvas)
         switch app.overlay {
-        case .help: HelpView.draw(on: &canvas, in: layout)
+        case .help(let firstLine): HelpView.draw(from: firstLine, on: &canvas, in: layout)
         case .authorPicker(let picker): AuthorPickerView.draw(picker, on: &canvas, in: layout)
         case nil: break
         }

@@ -50,6 +50,15 @@ import Testing
         #expect(try article(fixture) == ["Article 3", "abBody of article 3"])
     }
 
+    @Test func ctrlAAndCtrlEGoToTheLineStartAndEnd() throws {
+        let fixture = try AppFixture()
+        fixture.press(.enter, .control("e"))
+        fixture.type("!")
+        fixture.press(.control("a"))
+        fixture.type("> ")
+        #expect(try article(fixture) == ["Article 3", "> Body of article 3!"])
+    }
+
     @Test func pauseEndsTheRun() throws {
         let fixture = try AppFixture()
         fixture.app.focusedPane.stack?.mergeInterval = 0.05

@@ -79,6 +79,40 @@ import Testing
         #expect(!fixture.screen.contains("notes — keys"))
     }
 
+    @Test func helpScrollsWhenTheTerminalIsShorterThanIt() throws {
+        let fixture = try AppFixture(size: Size(width: 80, height: 24))
+        // Rows 1 to 23 of the screen, and help lines as drawn there (80 wide, no trailing spaces).
+        let rows = {
+            fixture.screen.split(separator: "\n", omittingEmptySubsequences: false)[1...23]
+                .map(String.init)
+        }
+        let drawn = { (lines: ArraySlice<Substring>) in
+            lines.map { (" " + $0).prefix(80) }.map {
+                String($0.reversed().drop { $0 == " " }.reversed())
+            }
+        }
+        let total = HelpView.lines.count
+        fixture.press(.function(1))
+        #expect(
+            rows()
+                == drawn(HelpView.lines.prefix(22))
+                + [" ↓ \(total - 22) more lines: Down, PgDn (any other key closes)"])
+        fixture.press(.down)
+        #expect(
+            rows()
+                == drawn(HelpView.lines.dropFirst().prefix(22))
+                + [" ↓ \(total - 23) more lines: Down, PgDn (any other key closes)"])
+        fixture.press(.end)
+        #expect(rows() == drawn(HelpView.lines.suffix(23)))
+        fixture.press(.pageDown)  // already at the end: stays
+        #expect(rows() == drawn(HelpView.lines.suffix(23)))
+        fixture.press(.home)
+        #expect(rows().first?.hasPrefix(" notes — keys") == true)
+        fixture.press(.character("q"))
+        #expect(!fixture.screen.contains("notes — keys"))
+        #expect(fixture.screen.split(separator: "\n")[1].hasPrefix(" 1 All articles"))
+    }
+
     @Test func tooSmallTerminalSaysSoAndRecoversOnResize() throws {
         let fixture = try AppFixture(size: Size(width: 10, height: 4))
         #expect(fixture.screen == "Terminal\ntoo small:\nnotes\nneeds at")
