@@ -130,13 +130,13 @@ enum BarrierID {
 
 /// Records the writes of `body` as one undoable action named `name`.
 ///
-/// The barrier registers with the stack current (`withUndoStack`, or the engine's default stack)
-/// when `body` returns: it is then the stack's most recent action, and clears its redo list. Its
-/// entry is written earlier, in the same transaction as its first change, so a crash never keeps
-/// a change without its undo entry; but while `body` runs, `undo()` passes it by, and a later
-/// transaction of `body` adds to it. Nested barriers: a write belongs to the innermost. A barrier
-/// that wrote nothing is not registered; if `body` throws, nothing is recorded and the error is
-/// rethrown.
+/// The barrier is filed with the stack current at its first change (`withUndoStack`, or the
+/// engine's default stack) in the same transaction as that change, so a crash never keeps a change
+/// without its undo entry, and stacks list actions in the order they first changed the database.
+/// It registers when `body` returns (and clears the stack's redo list): until then `undo()`
+/// passes it by, and a later transaction of `body` adds to it. Nested barriers: a write belongs to
+/// the innermost. A barrier that wrote nothing is not registered; if `body` throws, nothing is
+/// recorded and the error is rethrown.
 /// - Parameters:
 ///   - name: the action's name, shown as "Undo <name>".
 ///   - coalescing: a key; a barrier with the same name and key right after the previous one (see
@@ -178,13 +178,13 @@ public func undoable<R>(
 }
 
 /// Registers a barrier whose block returned: files it when no transaction did (writes made
-/// outside `write`; a transaction still open files it when it commits), and otherwise makes the
-/// entry a transaction filed while it ran the stack's most recent action.
+/// outside `write`; a transaction still open files it when it commits), and otherwise registers
+/// the entry a transaction filed while it ran.
 private func register(_ barrier: Barrier) throws {
     barrier.markReturned()
     for engine in barrier.capturingEngines {
         if let recorded = barrier.recorded(by: engine.recorder) {
-            try recorded.stack.registerFiled(recorded)
+            try recorded.stack.registerFiled(entry: recorded.entry)
         } else if !engine.recorder.isPending(barrier) {
             try engine.currentStack.register(barrier)
         }

@@ -1,6 +1,6 @@
 import SQLiteDatabase
 
-/// A registered barrier as a stack lists it.
+/// A filed barrier (registered, or its block still running) as a stack lists it.
 struct StackEntry: Sendable, Equatable {
     let id: Int64
     let name: String

@@ -10,7 +10,7 @@ import SQLiteDatabase
 ///   values before (`o<slot>`) and after (`n<slot>`). An update that keeps the keys is logged
 ///   one row per changed column (see `CaptureTriggers.swift`). Columns without type keep every value
 ///   exactly as SQLite stored it. It has no index: a barrier's rows are found by its span.
-/// - `sqliteundo_barriers`: registered barriers: their stack, list (0 undo, 1 redo), position,
+/// - `sqliteundo_barriers`: filed barriers: their stack, list (0 undo, 1 redo), position,
 ///   name, coalescing key, closing time, whether its log reads inverted (an undo that
 ///   restored everything exactly turns the barrier into its own redo by flipping this flag,
 ///   instead of recording the replay), and its span: `firstSeq...lastSeq` holds every log row
@@ -111,7 +111,6 @@ enum UndoLogSchema {
     /// Extends a filed barrier's span over the rows the open transaction gave it since
     /// `start` (the first `seq` they may have). Returns false when the barrier is not filed
     /// (any more).
-    @discardableResult
     static func extendSpan(of barrier: Int64, from start: Int64, _ db: Database) throws -> Bool {
         try db.execute(
             """

@@ -4,10 +4,10 @@ import Synchronization
 
 /// An independent undo history (one per window, pane or document) over the engine's database.
 ///
-/// Barriers register, when their block returns, with the stack current at their first change
-/// (`withUndoStack`); `undo()` and `redo()` replay this stack's barriers only, and tell this
-/// stack's subscribers what they did. The lists live in the database file: the same id after a
-/// restart has the same history.
+/// Barriers are filed with the stack current at their first change (`withUndoStack`), in that
+/// order, and register when their block returns; `undo()` and `redo()` replay this stack's
+/// registered barriers only, and tell this stack's subscribers what they did. The lists live in
+/// the database file: the same id after a restart has the same history.
 public final class UndoStack: Sendable {
     /// The stack's id, stored with its history.
     public let id: String
@@ -18,7 +18,8 @@ public final class UndoStack: Sendable {
     private let observers = Mutex<[UInt64: @Sendable (UndoEvent) -> Void]>([:])
     private let nextSubscriberID = Atomic<UInt64>(0)
     /// Entries filed by barriers whose blocks still run, by entry id: `undo()` passes them by and
-    /// `state` leaves them out until the last of those barriers returns (`registerFiled`).
+    /// `state` leaves them out until the last of those barriers returns (forgotten as they
+    /// return, by `runningEntryIDs`).
     private let running = Mutex<[Int64: [Barrier]]>([:])
 
     private struct Settings {
@@ -112,11 +113,16 @@ public final class UndoStack: Sendable {
 
     private func replay(from list: UndoLogSchema.List) throws -> UndoEvent? {
         let target: UndoLogSchema.List = list == .undo ? .redo : .undo
-        guard let top = top(of: list) else { return nil }
-        let inverse = Barrier(name: top.name, recordsAtCommit: false)
-        let event: UndoEvent
+        guard top(of: list) != nil else { return nil }
+        var replayed: StackEntry?
+        let event: UndoEvent?
         do {
-            event = try engine.database.write { db in
+            event = try engine.database.write { db -> UndoEvent? in
+                // Chosen again inside the transaction: one queued before it may have filed a
+                // barrier (merged into this entry) or replayed this entry already.
+                guard let top = top(of: list) else { return nil }
+                replayed = top
+                let inverse = Barrier(name: top.name, recordsAtCommit: false)
                 if engine.defersForeignKeys { try db.execute("PRAGMA defer_foreign_keys = ON") }
                 let reverted = try UndoContext.$isReplaying.withValue(true) {
                     try engine.revert(
@@ -148,9 +154,9 @@ public final class UndoStack: Sendable {
             }
         } catch {
             try? reload()
-            throw UndoError.replayFailed(barrier: top.name, reason: "\(error)")
+            throw UndoError.replayFailed(barrier: replayed?.name ?? "", reason: "\(error)")
         }
-        deliver(event)
+        if let event { deliver(event) }
         return event
     }
 
@@ -168,9 +174,9 @@ public final class UndoStack: Sendable {
 
     /// Files a barrier inside the caller's transaction: merges it into the previous one when it
     /// coalesces, otherwise pushes it, clears the redo list and trims the undo list to
-    /// `levelsOfUndo`. A barrier whose block still runs is only filed: it registers (clears the
-    /// redo list, trims the undo list) when its block returns (`registerFiled`). The caller
-    /// reloads the lists if the transaction rolls back.
+    /// `levelsOfUndo`. A barrier whose block still runs is pushed, and the undo list trimmed to
+    /// leave room for it, but it registers (clears the redo list) only when its block returns
+    /// (`registerFiled`). The caller reloads the lists if the transaction rolls back.
     /// - Returns: where it went, or nil when it has no log (nothing to undo).
     func record(_ barrier: Barrier, _ db: Database) throws -> Barrier.Recorded? {
         if let merged = try merge(barrier, db) {
@@ -178,29 +184,23 @@ public final class UndoStack: Sendable {
             return merged
         }
         guard let entry = try insertEntry(barrier, list: .undo, db) else { return nil }
-        if barrier.isRunning {
-            noteRunning(barrier, in: entry.id)
+        guard barrier.isRunning else {
             entries.withLock { $0.undo.append(entry) }
-        } else {
-            try push(entry, replacing: false, db)
+            try clearRedoAndTrim(db)
             settings.withLock { $0.coalescible = barrier.id }
+            return Barrier.Recorded(stack: self, entry: barrier.id, mergedFromSeq: nil)
         }
-        return Barrier.Recorded(stack: self, entry: barrier.id, mergedFromSeq: nil)
-    }
-
-    /// Makes `entry` the top of the undo list (taking it from where it was when `replacing`),
-    /// clears the redo list and trims the undo list to `levelsOfUndo`, in the file and in memory.
-    private func push(_ entry: StackEntry, replacing: Bool, _ db: Database) throws {
-        try deleteEntries(entries.withLock { $0.redo.map(\.id) }, db)
-        let levels = levelsOfUndo
+        // Room is made for it now, so that registering it (most often right after this commit)
+        // has nothing left to write.
+        noteRunning(barrier, in: entry.id)
+        let room = max(0, levelsOfUndo - 1)
         let open = runningEntryIDs()
-        let dropped = entries.withLock { entries -> [StackEntry] in
-            entries.redo = []
-            if replacing { entries.remove(entry.id, from: .undo) }
+        let dropped = entries.withLock { entries in
             entries.undo.append(entry)
-            return Self.trim(&entries.undo, to: levels, keeping: open)
+            return Self.trim(&entries.undo, to: room, keeping: open)
         }
         try deleteEntries(dropped.map(\.id), db)
+        return Barrier.Recorded(stack: self, entry: barrier.id, mergedFromSeq: nil)
     }
 
     private func noteRunning(_ barrier: Barrier, in entry: Int64) {
@@ -212,68 +212,68 @@ public final class UndoStack: Sendable {
         }
     }
 
-    /// Removes the oldest entries beyond `levels` from `undo`; returns them. Entries in `open`
-    /// (whose blocks still run, so not registered yet) are neither counted nor removed.
+    /// What registering an action does to the lists, in the file and in memory: clears the redo
+    /// list and trims the undo list to `levelsOfUndo`.
+    private func clearRedoAndTrim(_ db: Database) throws {
+        try deleteEntries(entries.withLock { $0.redo.map(\.id) }, db)
+        let levels = levelsOfUndo
+        let open = runningEntryIDs()
+        let dropped = entries.withLock { entries -> [StackEntry] in
+            entries.redo = []
+            return Self.trim(&entries.undo, to: levels, keeping: open)
+        }
+        try deleteEntries(dropped.map(\.id), db)
+    }
+
+    /// How many entries of `undo` are registered: not in `open` (their blocks still run).
+    private static func registeredCount(_ undo: [StackEntry], open: Set<Int64>) -> Int {
+        open.isEmpty ? undo.count : undo.count { !open.contains($0.id) }
+    }
+
+    /// Removes the oldest registered entries beyond `levels` from `undo`; returns them. Entries in
+    /// `open` are neither counted nor removed.
     private static func trim(_ undo: inout [StackEntry], to levels: Int, keeping open: Set<Int64>)
         -> [StackEntry]
     {
-        guard !open.isEmpty else {
-            let excess = max(0, undo.count - levels)
-            defer { undo.removeFirst(excess) }
-            return Array(undo.prefix(excess))
-        }
-        let excess = undo.count { !open.contains($0.id) } - levels
-        guard excess > 0 else { return [] }
-        var kept: [StackEntry] = []
+        var excess = registeredCount(undo, open: open) - levels
         var dropped: [StackEntry] = []
-        for entry in undo {
-            if dropped.count < excess && !open.contains(entry.id) {
-                dropped.append(entry)
+        var index = undo.startIndex
+        while excess > 0, index < undo.endIndex {
+            if open.contains(undo[index].id) {
+                index += 1
             } else {
-                kept.append(entry)
+                dropped.append(undo.remove(at: index))
+                excess -= 1
             }
         }
-        undo = kept
         return dropped
     }
 
-    /// Registers the entry a transaction filed while the block of a barrier writing to it ran,
-    /// now that the last such block returned: it becomes the most recent action (moved to the
-    /// top of the undo list when others registered meanwhile), the redo list is cleared (an undo
-    /// may have run meanwhile) and the undo list trimmed, in one transaction when that changes
-    /// anything.
-    func registerFiled(_ recorded: Barrier.Recorded) throws {
-        let id = recorded.entry
+    /// Registers the entry `id` that a transaction filed while the block of a barrier writing to
+    /// it ran, now that the last such block returned. As any new action, it clears the redo list
+    /// (an undo may have run meanwhile) and trims the undo list, in a transaction of their own
+    /// when that changes anything. It keeps its place: stacks list actions in the order they
+    /// first changed the database.
+    func registerFiled(entry id: Int64) throws {
         let open = runningEntryIDs()
         guard !open.contains(id) else { return }
         let levels = levelsOfUndo
-        let isRegistered = entries.withLock { entries in
-            guard entries.undo.last?.id == id, entries.redo.isEmpty else { return false }
-            let registered =
-                open.isEmpty ? entries.undo.count : entries.undo.count { !open.contains($0.id) }
-            return registered <= levels
+        let (isFiled, changesLists) = entries.withLock { entries in
+            (
+                entries.undo.last { $0.id == id } != nil,
+                !entries.redo.isEmpty || Self.registeredCount(entries.undo, open: open) > levels
+            )
         }
-        if !isRegistered {
+        guard isFiled else { return }
+        if changesLists {
             do {
-                try engine.database.write { db in try moveToTop(entry: id, db) }
+                try engine.database.write { db in try clearRedoAndTrim(db) }
             } catch {
                 try? reload()
                 throw error
             }
         }
         settings.withLock { $0.coalescible = id }
-    }
-
-    /// Moves an entry of the undo list to its top (see `push`).
-    private func moveToTop(entry id: Int64, _ db: Database) throws {
-        guard var entry = entries.withLock({ $0.undo.last { $0.id == id } }) else { return }
-        if entries.withLock({ $0.undo.last?.id }) != id {
-            entry.position = (entries.withLock { $0.undo.last?.position } ?? 0) + 1
-            try db.execute(
-                "UPDATE \(UndoLogSchema.barriers) SET position = ? WHERE id = ?",
-                [.integer(entry.position), .integer(id)])
-        }
-        try push(entry, replacing: true, db)
     }
 
     /// Takes back what `record` filed for a barrier whose block then threw (a later transaction

@@ -86,12 +86,11 @@ import Testing
             }
             try fixture.execute("INSERT INTO items(name) VALUES ('outer 2')")
         }
-        // Each registers when it closes: Inner first, so Outer is undone first (though Outer was
-        // filed first, when its first change committed).
-        #expect(stack.state.undo == ["Outer", "Inner"])
-        try stack.undo()  // Outer
-        #expect(try fixture.rows() == [[2, "inner", nil, 0]])
+        // Each is filed when its first change commits: Outer first, so Inner is undone first.
+        #expect(stack.state.undo == ["Inner", "Outer"])
         try stack.undo()  // Inner
+        #expect(try fixture.rows() == [[1, "outer 1", nil, 0], [3, "outer 2", nil, 0]])
+        try stack.undo()  // Outer
         #expect(try fixture.rows() == [])
     }
 

@@ -58,6 +58,7 @@ struct ModelRun {
     var model = ReferenceModel()
     var nextRowid: Int64 = 1
     var deletedRowids: [Int64] = []
+    var nextRecordID = 0
     /// The engine's threshold for dropping the capture trigger.
     let rowsWorthSuspendingCapture: Int
 
@@ -167,26 +168,35 @@ struct ModelRun {
     }
 
     mutating func barrier(on stack: UndoStack, nested: Bool) throws -> String {
-        var record: ReferenceModel.BarrierRecord? = ReferenceModel.BarrierRecord(name: "B")
-        var inner: ReferenceModel.BarrierRecord? = ReferenceModel.BarrierRecord(name: "Inner")
+        var record: ReferenceModel.BarrierRecord? = newRecord("B")
+        var inner: ReferenceModel.BarrierRecord? = newRecord("Inner")
         var described: [String] = []
-        // A barrier registers when it closes: the inner one first, though the outer one was
-        // filed when its first change committed. An undo or redo between its writes passes it by.
+        // A barrier is filed when its first change commits (an outer one that changed something
+        // before its inner one began is listed below it), and registers when its block returns:
+        // until then an undo or redo between its writes passes it by.
         try withUndoStack(stack) {
             try undoable("B") {
                 for _ in 0..<(1 + random.below(3)) {
                     described.append(try write(&record))
+                    if let record { model.file(record, on: stack.id) }
                     if random.below(12) == 0 { described.append(try replayMeanwhile()) }
                 }
                 if nested {
                     try undoable("Inner") { described.append("[" + (try write(&inner)) + "]") }
                     if let inner { model.register(inner, on: stack.id) }
                     described.append(try write(&record))
+                    if let record { model.file(record, on: stack.id) }
                 }
             }
         }
         if let record { model.register(record, on: stack.id) }
         return "barrier on \(stack.id): " + described.joined(separator: ", ")
+    }
+
+    /// A barrier's record in the model, with an id of its own.
+    mutating func newRecord(_ name: String) -> ReferenceModel.BarrierRecord {
+        nextRecordID += 1
+        return ReferenceModel.BarrierRecord(name: name, id: nextRecordID)
     }
 
     /// An undo or redo on a random stack, in the database and in the model, while a barrier runs.
@@ -212,14 +222,16 @@ struct ModelRun {
         if actual != expected { return "rows \(actual) != model \(expected)" }
         for id in ModelBasedTests.stackIDs {
             let stack = try engine.stack(id: id)
-            let undo = model.undo[id, default: []]
-            let redo = model.redo[id, default: []]
             let summary = "\(stack.undoActionName ?? "-") \(stack.redoActionName ?? "-")"
-            let modelSummary = "\(undo.last?.name ?? "-") \(redo.last?.name ?? "-")"
+            let modelSummary =
+                "\(model.top(of: id, undoing: true)?.name ?? "-") "
+                + "\(model.top(of: id, undoing: false)?.name ?? "-")"
             if summary != modelSummary {
                 return "stack \(id) next \(summary) != model \(modelSummary)"
             }
             guard fullStacks else { continue }
+            let undo = model.undo[id, default: []].filter { !$0.isOpen }
+            let redo = model.redo[id, default: []]
             let state = UndoStackState(
                 undo: undo.reversed().map(\.name), redo: redo.reversed().map(\.name))
             if stack.state != state { return "stack \(id) \(stack.state) != model \(state)" }

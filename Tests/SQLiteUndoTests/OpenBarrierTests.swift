@@ -1,10 +1,13 @@
+import Foundation
 import SQLiteDatabase
 import SQLiteUndo
+import Synchronization
 import Testing
 
-/// A barrier registers when its block returns. Its entry is filed earlier, with its first
-/// change, so that a crash keeps the change's undo; until the block returns, its stack passes it
-/// by and its later transactions add to it, whatever the stack does meanwhile.
+/// A barrier registers when its block returns. Its entry is filed earlier, with its first change
+/// (that is its place in the list), so that a crash keeps the change's undo; until the block
+/// returns, its stack passes it by and its later transactions add to it, whatever the stack does
+/// meanwhile.
 @Suite struct OpenBarrierTests {
     let fixture: Fixture
     let stack: UndoStack
@@ -62,22 +65,30 @@ import Testing
         #expect(try fixture.rows() == [])
     }
 
-    @Test func aBarrierThatReturnsLastIsUndoneFirstAndTrimmingKeepsItWhileItRuns() throws {
+    @Test func trimmingWaitsForABarrierToReturnAndLeavesNoLogBehind() throws {
         stack.levelsOfUndo = 1
         var listedWhileRunning: UndoStackState?
+        var entriesWhileRunning: [String] = []
         try undoable("Long") {
             try insert(1, "long 1")
-            // Registers while Long runs, and trims the list to one action: not Long's.
+            // Registers while Long runs, and trims the list to one action: Long is not counted
+            // (it made room for itself when its first change committed; there was none to drop).
             try undoable("Short") { try insert(2, "short") }
             listedWhileRunning = stack.state
+            entriesWhileRunning = try fixture.db.read {
+                try $0.fetchAll(
+                    String.self, "SELECT name FROM sqliteundo_barriers ORDER BY position")
+            }
             try insert(3, "long 2")
         }
         #expect(listedWhileRunning == UndoStackState(undo: ["Short"], redo: []))
-        // Long registered last: it is the one action kept, with its two rows of log.
-        #expect(stack.state == UndoStackState(undo: ["Long"], redo: []))
-        #expect(try fixture.logCount() == 2)
+        #expect(entriesWhileRunning == ["Long", "Short"])
+        // Long changed the database first, so when it registered it was the older action, and
+        // the one dropped, with the log of both its transactions.
+        #expect(stack.state == UndoStackState(undo: ["Short"], redo: []))
+        #expect(try fixture.logCount() == 1)
         try stack.undo()
-        #expect(try fixture.rows() == [[2, "short", nil, 0]])
+        #expect(try fixture.rows() == [[1, "long 1", nil, 0], [3, "long 2", nil, 0]])
     }
 
     @Test func removingTheHistoryWhileABarrierRunsKeepsItsLaterWritesUndoable() throws {
@@ -90,5 +101,41 @@ import Testing
         #expect(try fixture.logCount() == 1)
         try stack.undo()
         #expect(try fixture.rows() == [[1, "kept", nil, 0]])
+    }
+
+    @Test func undosQueuedBehindAWriteEachTakeTheirOwnAction() throws {
+        try undoable("A") { try insert(1, "a") }
+        try undoable("B") { try insert(2, "b") }
+        let db = fixture.db
+        let holding = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            try? db.write { _ in
+                holding.signal()
+                Thread.sleep(forTimeInterval: 0.3)
+            }
+            done.signal()
+        }
+        holding.wait()
+        // Both undos choose while the write holds the database, and replay after it.
+        let names = Mutex<[String]>([])
+        let stack = stack
+        for _ in 0..<2 {
+            Thread.detachNewThread {
+                let name = (try? stack.undo())?.name ?? "nothing"
+                names.withLock { $0.append(name) }
+                done.signal()
+            }
+        }
+        for _ in 0..<3 { done.wait() }
+        #expect(names.withLock { $0.sorted() } == ["A", "B"])
+        #expect(try fixture.rows() == [])
+        #expect(stack.state == UndoStackState(undo: [], redo: ["A", "B"]))
+        let filed = try db.read {
+            try $0.fetchAll(
+                String.self, "SELECT name FROM sqliteundo_barriers WHERE list = 1 ORDER BY position"
+            )
+        }
+        #expect(filed == ["B", "A"])
     }
 }

@@ -18,6 +18,10 @@ struct ReferenceModel {
 
     struct BarrierRecord {
         var name: String
+        /// Tells a barrier's entry from the others while its block runs (0: a replay's inverse).
+        var id = 0
+        /// Filed (its first change committed) but not registered: its block still runs.
+        var isOpen = false
         var changes: [RowChange] = []
         /// Which change each rowid the barrier touched belongs to now.
         var byRowid: [Int64: Int] = [:]
@@ -118,17 +122,54 @@ struct ReferenceModel {
 
     // MARK: Stacks
 
+    /// Files a barrier whose block runs, once it wrote something: it takes its place on the undo
+    /// list, passed by until it registers, and the oldest registered barriers make room for it.
+    mutating func file(_ record: BarrierRecord, on stack: String) {
+        guard record.wrote, open[stack, default: []].insert(record.id).inserted else { return }
+        var placeholder = record
+        placeholder.isOpen = true
+        undo[stack, default: []].append(placeholder)
+        trim(stack, to: Self.levels - 1)
+    }
+
+    /// Drops the oldest registered barriers of a stack's undo list beyond `levels`.
+    private mutating func trim(_ stack: String, to levels: Int) {
+        while undo[stack, default: []].count - open[stack, default: []].count > levels,
+            let oldest = undo[stack]?.firstIndex(where: { !$0.isOpen })
+        {
+            undo[stack]?.remove(at: oldest)
+        }
+    }
+
+    /// Ids of the barriers filed on each stack whose blocks still run.
+    private var open: [String: Set<Int>] = [:]
+
+    /// Registers a barrier whose block returned, in the place it was filed (or on top), clears
+    /// the redo list and drops the oldest registered barriers beyond the levels.
     mutating func register(_ record: BarrierRecord, on stack: String) {
         guard record.wrote else { return }
-        undo[stack, default: []].append(record)
+        if open[stack]?.remove(record.id) != nil,
+            let index = undo[stack]?.lastIndex(where: { $0.id == record.id })
+        {
+            undo[stack]?[index] = record
+        } else {
+            undo[stack, default: []].append(record)
+        }
         redo[stack] = []
-        if undo[stack, default: []].count > Self.levels { undo[stack]?.removeFirst() }
+        trim(stack, to: Self.levels)
+    }
+
+    /// The most recent registered barrier of a stack's list.
+    func top(of stack: String, undoing: Bool) -> BarrierRecord? {
+        (undoing ? undo[stack] : redo[stack])?.last { !$0.isOpen }
     }
 
     /// Undo (from: undo list) or redo (from: redo list) on a stack.
     mutating func replay(stack: String, undoing: Bool) {
-        guard let record = (undoing ? undo[stack] : redo[stack])?.last else { return }
-        if undoing { undo[stack]?.removeLast() } else { redo[stack]?.removeLast() }
+        let list = (undoing ? undo[stack] : redo[stack]) ?? []
+        guard let index = list.lastIndex(where: { !$0.isOpen }) else { return }
+        let record = list[index]
+        if undoing { undo[stack]?.remove(at: index) } else { redo[stack]?.remove(at: index) }
         var inverse: BarrierRecord? = BarrierRecord(name: record.name)
         for change in record.changes.reversed() where Self.isEffective(change) {
             revert(change, into: &inverse)
