@@ -20,7 +20,7 @@ public final class UndoStack: Sendable {
     /// Entries filed by barriers whose blocks still run, by entry id: `undo()` passes them by and
     /// `state` leaves them out until the last of those barriers returns (forgotten as they
     /// return, by `runningEntryIDs`).
-    private let running = Mutex<[Int64: [Barrier]]>([:])
+    private let running = Mutex<[(entry: Int64, barrier: Barrier)]>([])
 
     private struct Settings {
         var levelsOfUndo = 1000
@@ -63,12 +63,13 @@ public final class UndoStack: Sendable {
         return entries.withLock { $0[list].last { !open.contains($0.id) } }
     }
 
-    /// Ids of the entries a barrier still running filed to; forgets barriers that returned.
-    private func runningEntryIDs() -> Set<Int64> {
+    /// Ids of the entries a barrier still running filed to (a few); forgets barriers that
+    /// returned.
+    private func runningEntryIDs() -> [Int64] {
         running.withLock { running in
             guard !running.isEmpty else { return [] }
-            running = running.filter { $0.value.contains { $0.isRunning } }
-            return Set(running.keys)
+            running.removeAll { !$0.barrier.isRunning }
+            return running.map(\.entry)
         }
     }
 
@@ -206,8 +207,8 @@ public final class UndoStack: Sendable {
     private func noteRunning(_ barrier: Barrier, in entry: Int64) {
         guard barrier.isRunning else { return }
         running.withLock { running in
-            if running[entry]?.contains(where: { $0 === barrier }) != true {
-                running[entry, default: []].append(barrier)
+            if !running.contains(where: { $0.entry == entry && $0.barrier === barrier }) {
+                running.append((entry, barrier))
             }
         }
     }
@@ -225,14 +226,21 @@ public final class UndoStack: Sendable {
         try deleteEntries(dropped.map(\.id), db)
     }
 
-    /// How many entries of `undo` are registered: not in `open` (their blocks still run).
-    private static func registeredCount(_ undo: [StackEntry], open: Set<Int64>) -> Int {
-        open.isEmpty ? undo.count : undo.count { !open.contains($0.id) }
+    /// How many entries of `undo` are registered: not in `open` (their blocks still run). Those
+    /// were filed last, so they are looked for from the top, and no further than needed.
+    private static func registeredCount(_ undo: [StackEntry], open: [Int64]) -> Int {
+        var found = 0
+        var index = undo.endIndex
+        while found < open.count, index > undo.startIndex {
+            index -= 1
+            if open.contains(undo[index].id) { found += 1 }
+        }
+        return undo.count - found
     }
 
     /// Removes the oldest registered entries beyond `levels` from `undo`; returns them. Entries in
     /// `open` are neither counted nor removed.
-    private static func trim(_ undo: inout [StackEntry], to levels: Int, keeping open: Set<Int64>)
+    private static func trim(_ undo: inout [StackEntry], to levels: Int, keeping open: [Int64])
         -> [StackEntry]
     {
         var excess = registeredCount(undo, open: open) - levels
