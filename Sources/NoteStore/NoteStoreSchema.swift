@@ -25,6 +25,7 @@ public enum NoteStoreSchema {
         migrator.registerMigration("notestore-4-full-text-search", createSearchIndex)
         migrator.registerMigration("notestore-5-settings", createSettings)
         migrator.registerMigration("notestore-6-article-count", createArticleCount)
+        migrator.registerMigration("notestore-7-search-follows-replace", makeSearchFollowReplace)
         return migrator
     }
 
@@ -153,6 +154,39 @@ public enum NoteStoreSchema {
             CREATE TRIGGER articles_count_delete AFTER DELETE ON articles BEGIN
                 UPDATE \(countTable) SET articles = articles - 1 WHERE id = 1;
             END;
+            """)
+    }
+
+    /// Makes the search index follow `REPLACE`, which deletes the row in the way without a delete
+    /// trigger (unless recursive triggers are on, and another program's connection may not have
+    /// them): the words of that row stay in the index under its id, and the article that takes
+    /// the id would be indexed over them (a search for the old words finds the new article, and
+    /// FTS5's integrity check fails). The old words cannot be taken out one by one (an external
+    /// content index needs the old values to delete them), so when the id a row is inserted (or
+    /// moved) to is still indexed, the index is rebuilt from the table: rare, and always right.
+    /// An index that a `REPLACE` already left wrong is rebuilt now.
+    private static func makeSearchFollowReplace(_ db: Database) throws {
+        let stillIndexed = "EXISTS (SELECT 1 FROM \(searchTable)_docsize WHERE id = NEW.id)"
+        let indexNew = """
+            INSERT INTO \(searchTable)(\(searchTable)) SELECT 'rebuild' WHERE \(stillIndexed);
+            INSERT INTO \(searchTable)(rowid, title, body)
+                SELECT NEW.id, NEW.title, NEW.body WHERE NOT \(stillIndexed);
+            """
+        try db.execute(
+            """
+            DROP TRIGGER articles_fts_insert;
+            CREATE TRIGGER articles_fts_insert AFTER INSERT ON articles BEGIN
+                \(indexNew)
+            END;
+            DROP TRIGGER articles_fts_update;
+            CREATE TRIGGER articles_fts_update AFTER UPDATE ON articles
+            WHEN NEW.id IS NOT OLD.id OR NEW.title IS NOT OLD.title OR NEW.body IS NOT OLD.body
+            BEGIN
+                INSERT INTO \(searchTable)(\(searchTable), rowid, title, body)
+                    VALUES ('delete', OLD.id, OLD.title, OLD.body);
+                \(indexNew)
+            END;
+            INSERT INTO \(searchTable)(\(searchTable)) VALUES ('rebuild');
             """)
     }
 }

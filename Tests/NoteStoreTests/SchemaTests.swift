@@ -12,6 +12,7 @@ import Testing
     static let migrationNames = [
         "notestore-1-tables", "notestore-2-indexes", "notestore-3-updatedAt-trigger",
         "notestore-4-full-text-search", "notestore-5-settings", "notestore-6-article-count",
+        "notestore-7-search-follows-replace",
     ]
 
     /// `PRAGMA table_info` rows as `name type notnull default pk`.
