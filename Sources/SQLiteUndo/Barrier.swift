@@ -87,7 +87,9 @@ final class Barrier: Sendable {
 
     /// Whether its block is still running: a transaction that files it then files it early (so
     /// a crash keeps the change's undo), but it registers, for its stack, only when it closes.
-    var isRunning: Bool { !returned.load(ordering: .relaxed) && !isDiscarded }
+    var isRunning: Bool {
+        recordsAtCommit && !returned.load(ordering: .relaxed) && !isDiscarded
+    }
     func markReturned() { returned.store(true, ordering: .relaxed) }
 }
 
@@ -184,7 +186,7 @@ private func register(_ barrier: Barrier) throws {
     barrier.markReturned()
     for engine in barrier.capturingEngines {
         if let recorded = barrier.recorded(by: engine.recorder) {
-            try recorded.stack.registerFiled(entry: recorded.entry)
+            recorded.stack.registerFiled(entry: recorded.entry)
         } else if !engine.recorder.isPending(barrier) {
             try engine.currentStack.register(barrier)
         }

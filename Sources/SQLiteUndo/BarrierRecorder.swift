@@ -60,7 +60,9 @@ final class BarrierRecorder: WriteTransactionObserver, Sendable {
             // transaction's rows (given to it when the barrier was merged), unless the entry is
             // gone (the stack's history was removed meanwhile) and it is filed anew.
             if let recorded = barrier.recorded(by: self),
-                try UndoLogSchema.moveLog(of: barrier.id, from: start, to: recorded.entry, db)
+                recorded.entry == barrier.id
+                    ? try UndoLogSchema.extendSpan(of: barrier.id, from: start, db)
+                    : try UndoLogSchema.moveLog(of: barrier.id, from: start, to: recorded.entry, db)
             {
                 continue
             }

@@ -24,8 +24,8 @@ struct StackEntries: Sendable {
         }
     }
 
-    /// Removes the entry `id` from `list`, searched for from the top, where undo, redo and
-    /// registration find theirs: no cost that grows with the list.
+    /// Removes the entry `id` from `list`, searched for from the top, where undo and redo find
+    /// theirs: no cost that grows with the list.
     mutating func remove(_ id: Int64, from list: UndoLogSchema.List) {
         if let index = self[list].lastIndex(where: { $0.id == id }) {
             self[list].remove(at: index)

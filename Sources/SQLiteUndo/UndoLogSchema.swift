@@ -146,15 +146,13 @@ enum UndoLogSchema {
     }
 
     /// Gives a barrier's log rows (all at `start` or later) to another, filed barrier
-    /// (coalescing merges them into it), whose span grows to hold them; with `other` the barrier
-    /// itself, only its span grows. Returns false, having moved nothing, when `other` is not
-    /// filed (any more).
+    /// (coalescing merges them into it), whose span grows to hold them. Returns false, having
+    /// moved nothing, when `other` is not filed (any more).
     @discardableResult
     static func moveLog(of barrier: Int64, from start: Int64, to other: Int64, _ db: Database)
         throws -> Bool
     {
         guard try extendSpan(of: other, from: start, db) else { return false }
-        guard barrier != other else { return true }
         try db.execute(
             "UPDATE \(log) SET barrier = ?1 WHERE \(rows(of: "?3", from: "?2"))",
             [.integer(other), .integer(start), .integer(barrier)])

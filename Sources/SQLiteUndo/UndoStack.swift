@@ -53,7 +53,7 @@ public final class UndoStack: Sendable {
         return entries.withLock {
             UndoStackState(
                 undo: $0.undo.reversed().filter { !open.contains($0.id) }.map(\.name),
-                redo: $0.redo.reversed().filter { !open.contains($0.id) }.map(\.name))
+                redo: $0.redo.reversed().map(\.name))
         }
     }
 
@@ -175,9 +175,9 @@ public final class UndoStack: Sendable {
 
     /// Files a barrier inside the caller's transaction: merges it into the previous one when it
     /// coalesces, otherwise pushes it, clears the redo list and trims the undo list to
-    /// `levelsOfUndo`. A barrier whose block still runs is pushed, and the undo list trimmed to
-    /// leave room for it, but it registers (clears the redo list) only when its block returns
-    /// (`registerFiled`). The caller reloads the lists if the transaction rolls back.
+    /// `levelsOfUndo`. A barrier whose block still runs is only pushed: it registers (clears the
+    /// redo list, trims the undo list) when its block returns (`registerFiled`). The caller
+    /// reloads the lists if the transaction rolls back.
     /// - Returns: where it went, or nil when it has no log (nothing to undo).
     func record(_ barrier: Barrier, _ db: Database) throws -> Barrier.Recorded? {
         if let merged = try merge(barrier, db) {
@@ -185,22 +185,11 @@ public final class UndoStack: Sendable {
             return merged
         }
         guard let entry = try insertEntry(barrier, list: .undo, db) else { return nil }
-        guard barrier.isRunning else {
-            entries.withLock { $0.undo.append(entry) }
-            try clearRedoAndTrim(db)
-            settings.withLock { $0.coalescible = barrier.id }
-            return Barrier.Recorded(stack: self, entry: barrier.id, mergedFromSeq: nil)
-        }
-        // Room is made for it now, so that registering it (most often right after this commit)
-        // has nothing left to write.
         noteRunning(barrier, in: entry.id)
-        let room = max(0, levelsOfUndo - 1)
-        let open = runningEntryIDs()
-        let dropped = entries.withLock { entries in
-            entries.undo.append(entry)
-            return Self.trim(&entries.undo, to: room, keeping: open)
-        }
-        try deleteEntries(dropped.map(\.id), db)
+        entries.withLock { $0.undo.append(entry) }
+        if !barrier.isRunning { try clearRedoAndTrim(db) }
+        // An undo or redo before the next barrier resets it: that one does not merge.
+        settings.withLock { $0.coalescible = barrier.id }
         return Barrier.Recorded(stack: self, entry: barrier.id, mergedFromSeq: nil)
     }
 
@@ -262,26 +251,25 @@ public final class UndoStack: Sendable {
     /// (an undo may have run meanwhile) and trims the undo list, in a transaction of their own
     /// when that changes anything. It keeps its place: stacks list actions in the order they
     /// first changed the database.
-    func registerFiled(entry id: Int64) throws {
+    ///
+    /// It does not throw: the change and its entry are committed, and the block succeeded. When
+    /// that transaction fails (another program holding the file past the busy timeout), the lists
+    /// are read again from the file, and the next action clears and trims them.
+    func registerFiled(entry id: Int64) {
         let open = runningEntryIDs()
         guard !open.contains(id) else { return }
         let levels = levelsOfUndo
-        let (isFiled, changesLists) = entries.withLock { entries in
-            (
-                entries.undo.last { $0.id == id } != nil,
-                !entries.redo.isEmpty || Self.registeredCount(entries.undo, open: open) > levels
-            )
+        let changesLists = entries.withLock { entries in
+            entries.undo.last { $0.id == id } != nil
+                && (!entries.redo.isEmpty
+                    || Self.registeredCount(entries.undo, open: open) > levels)
         }
-        guard isFiled else { return }
-        if changesLists {
-            do {
-                try engine.database.write { db in try clearRedoAndTrim(db) }
-            } catch {
-                try? reload()
-                throw error
-            }
+        guard changesLists else { return }
+        do {
+            try engine.database.write { db in try clearRedoAndTrim(db) }
+        } catch {
+            try? reload()
         }
-        settings.withLock { $0.coalescible = id }
     }
 
     /// Takes back what `record` filed for a barrier whose block then threw (a later transaction

@@ -71,8 +71,7 @@ import Testing
         var entriesWhileRunning: [String] = []
         try undoable("Long") {
             try insert(1, "long 1")
-            // Registers while Long runs, and trims the list to one action: Long is not counted
-            // (it made room for itself when its first change committed; there was none to drop).
+            // Registers while Long runs, and trims the list to one action: Long is not counted.
             try undoable("Short") { try insert(2, "short") }
             listedWhileRunning = stack.state
             entriesWhileRunning = try fixture.db.read {
@@ -137,5 +136,47 @@ import Testing
             )
         }
         #expect(filed == ["B", "A"])
+    }
+
+    struct Boom: Error {}
+
+    @Test func aBlockThatThrowsDropsNoOlderAction() throws {
+        stack.levelsOfUndo = 1
+        try undoable("A") { try insert(1, "a") }
+        #expect(throws: Boom.self) {
+            try undoable("B") {
+                try insert(2, "b")
+                throw Boom()
+            }
+        }
+        #expect(stack.state == UndoStackState(undo: ["A"], redo: []))
+        try stack.undo()
+        #expect(try fixture.rows() == [[2, "b", nil, 0]])
+    }
+
+    /// Registering writes only to clear the redo list or trim the undo list; when that fails, the
+    /// block that succeeded, and whose change and entry are committed, does not throw.
+    @Test func aBlockWhoseChangeCommittedDoesNotThrowWhenRegisteringFails() throws {
+        try undoable("A") { try insert(1, "a") }
+        try stack.undo()
+        var failed = false
+        try undoable("B") {
+            try insert(2, "b")
+            // Registering will delete A's redo entry: make that fail, as a busy file would.
+            try fixture.execute(
+                """
+                CREATE TEMP TRIGGER refuse BEFORE DELETE ON sqliteundo_barriers
+                BEGIN SELECT RAISE(ABORT, 'busy'); END
+                """)
+            failed = true
+        }
+        #expect(failed)
+        #expect(stack.state == UndoStackState(undo: ["B"], redo: ["A"]))
+        try fixture.execute("DROP TRIGGER refuse")
+        try undoable("C") { try insert(3, "c") }
+        #expect(stack.state == UndoStackState(undo: ["C", "B"], redo: []))
+        try stack.undo()
+        try stack.undo()
+        #expect(try fixture.rows() == [])
     }
 }

@@ -123,13 +123,12 @@ struct ReferenceModel {
     // MARK: Stacks
 
     /// Files a barrier whose block runs, once it wrote something: it takes its place on the undo
-    /// list, passed by until it registers, and the oldest registered barriers make room for it.
+    /// list, passed by until it registers.
     mutating func file(_ record: BarrierRecord, on stack: String) {
         guard record.wrote, open[stack, default: []].insert(record.id).inserted else { return }
         var placeholder = record
         placeholder.isOpen = true
         undo[stack, default: []].append(placeholder)
-        trim(stack, to: Self.levels - 1)
     }
 
     /// Drops the oldest registered barriers of a stack's undo list beyond `levels`.
