@@ -12,11 +12,15 @@ enum HelpView {
         Rect(x: 0, y: 1, width: layout.size.width, height: max(0, layout.size.height - 1))
     }
 
+    /// The first line shown: `firstLine`, kept where the help still fills `height` rows.
+    static func clamped(_ firstLine: Int, height: Int) -> Int {
+        min(max(0, firstLine), max(0, lines.count - height))
+    }
+
     /// The first line shown after `key`: scrolled by the moving keys, nil (the help closes) for
     /// any other key.
     static func scroll(from firstLine: Int, by key: Key, in layout: ScreenLayout) -> Int? {
         let height = area(in: layout).height
-        let last = max(0, lines.count - height)
         let moved: Int
         switch key {
         case .up: moved = firstLine - 1
@@ -24,23 +28,22 @@ enum HelpView {
         case .pageUp: moved = firstLine - max(1, height - 1)
         case .pageDown: moved = firstLine + max(1, height - 1)
         case .home: moved = 0
-        case .end: moved = last
+        case .end: moved = lines.count
         default: return nil
         }
-        return min(max(0, moved), last)
+        return clamped(moved, height: height)
     }
 
     /// Draws the help from `firstLine` on; the last row says what is left below.
     static func draw(from firstLine: Int, on canvas: inout Canvas, in layout: ScreenLayout) {
         let rect = area(in: layout)
         canvas.fill(rect, with: .plain)
-        let first = min(max(0, firstLine), max(0, lines.count - rect.height))
+        let first = clamped(firstLine, height: rect.height)
         var shown = lines.dropFirst(first).prefix(rect.height)
-        let below = lines.count - first - shown.count
-        if below > 0 {
+        if first + shown.count < lines.count {
             shown = shown.dropLast()
             canvas.put(
-                " ↓ \(below + 1) more lines: Down, PgDn (any other key closes)",
+                " ↓ \(lines.count - first - shown.count) more lines: Down, PgDn (any other key closes)",
                 at: Point(x: 0, y: rect.maxY - 1), style: Theme.secondary, maxWidth: rect.width)
         }
         for (offset, line) in shown.enumerated() {

@@ -33,6 +33,8 @@ struct ReferenceModel {
     var undo: [String: [BarrierRecord]] = [:]
     var redo: [String: [BarrierRecord]] = [:]
     static let levels = 1000
+    /// Ids of the barriers filed on each stack whose blocks still run.
+    private var open: [String: Set<Int>] = [:]
 
     // MARK: Writes, recorded into the innermost open barrier (if any)
 
@@ -139,9 +141,6 @@ struct ReferenceModel {
             undo[stack]?.remove(at: oldest)
         }
     }
-
-    /// Ids of the barriers filed on each stack whose blocks still run.
-    private var open: [String: Set<Int>] = [:]
 
     /// Registers a barrier whose block returned, in the place it was filed (or on top), clears
     /// the redo list and drops the oldest registered barriers beyond the levels.
