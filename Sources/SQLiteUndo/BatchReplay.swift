@@ -99,8 +99,14 @@ struct BatchReplay {
                 for part in parts {
                     switch part.kind {
                     case .update: try restoreUpdated(part)
-                    case .delete: try restoreDeleted(part, reporting: true)
-                    case .insert: try removeInserted(part)
+                    case .delete:
+                        let changedBefore = changedRows()
+                        let rowids = try restoreDeleted(part, reporting: true)
+                        try expectChanged(rowids.count, rowsOf: part, since: changedBefore)
+                    case .insert:
+                        let changedBefore = changedRows()
+                        try removeInserted(part)
+                        try expectChanged(db.changesCount, rowsOf: part, since: changedBefore)
                     }
                     try noteAffected(part)
                 }
@@ -208,7 +214,7 @@ struct BatchReplay {
     }
 
     /// `a` holds exactly `b`: same value and same storage class, bytes compared as they are.
-    private static func same(_ a: String, _ b: String) -> String {
+    static func same(_ a: String, _ b: String) -> String {
         "(\(a) IS \(b) COLLATE BINARY AND typeof(\(a)) = typeof(\(b)))"
     }
 

@@ -1,8 +1,14 @@
 import SQLiteDatabase
 
-/// Reverts net changes on a connection, restoring only what is still the barrier's: a value
-/// someone else changed since is kept and reported as a conflict. So is a reference to a row
-/// that is gone (`keeping`), and a row the barrier inserted that others still reference.
+/// Reverts net changes on a connection, one row at a time, restoring only what is still the
+/// barrier's: a value someone else changed since is kept and reported as a conflict. So is a
+/// reference to a row that is gone (`keeping`), and a row the barrier inserted that others still
+/// reference.
+///
+/// "Still the barrier's" is judged on the rows as they were when the replay began (`snapshot`):
+/// what an application's trigger writes while the replay runs is not someone else's change, and
+/// `SideEffectRepair` sets it back afterwards, from what the replayer meant each row to hold
+/// (`intended`).
 struct Replayer {
     let db: Database
     let tables: [Int64: TrackedTable]
@@ -11,8 +17,21 @@ struct Replayer {
     let keeping: Set<KeptColumn>
     private(set) var affectedRows: [String: Set<Int64>] = [:]
     private(set) var conflicts: [UndoConflict] = []
-    /// Set for the last round: a row still referenced then is kept instead of waiting.
-    private var keepsReferencedRows = false
+    /// What each row the replay wrote is meant to hold when it ends, by where the row is then.
+    private(set) var intended: [RowKey: IntendedRow] = [:]
+    /// How many row writes the replay's own statements made (each writes one row).
+    private(set) var writes = 0
+    /// Set for the last round: a row still referenced then is kept instead of waiting, and so is
+    /// a rowid still taken.
+    private var isLastRound = false
+    /// Each changed row's values by slot before the replay wrote anything (nil: no such row), by
+    /// where the row was then.
+    private var snapshot: [RowKey: [Int: SQLiteValue]?] = [:]
+    /// Where the rows that the changes move to another rowid are when the replay begins.
+    private var movedRows: Set<RowKey> = []
+    /// Rows moved out of the way of a unique value or a rowid another row of the replay needs
+    /// first: where each is now, by where it was when the replay began.
+    private var parked: [RowKey: Int64] = [:]
 
     init(
         db: Database, tables: [Int64: TrackedTable], foreignKeys: ForeignKeys,
@@ -28,31 +47,44 @@ struct Replayer {
     /// the same replay moves that reference.
     private struct StillReferenced: Error {}
 
+    /// A row to move to a rowid that another row of the replay still occupies.
+    private struct RowidTaken: Error {}
+
     /// Reverts the changes in the given order. A change that breaks a unique constraint only
-    /// because another change is not reverted yet (two rows swapping a unique value), or that
-    /// would delete a row another change still has to stop referencing, is tried again after the
-    /// others, until a round makes no progress; then rows still referenced are kept.
+    /// because another change is not reverted yet (two rows swapping a unique value or their
+    /// keys), or that would delete a row another change still has to stop referencing, is tried
+    /// again after the others. When a round makes no progress, one row in the way is parked (its
+    /// unique values set to a placeholder, or its rowid moved to a free one) and the rounds go on;
+    /// when nothing is left to park, rows still referenced are kept, then the error is thrown.
     mutating func revertAll(_ changes: [NetChange]) throws {
+        try takeSnapshot(of: changes)
         var remaining = changes
         while !remaining.isEmpty {
             var failed: [NetChange] = []
             var lastError: (any Error)?
             for change in remaining {
-                let saved = (affectedRows, conflicts)
+                let saved = (affectedRows, conflicts, intended, writes)
                 do {
                     try revert(change)
                 } catch let error as SQLiteError where error.code.primary == .constraint {
-                    (affectedRows, conflicts) = saved
+                    (affectedRows, conflicts, intended, writes) = saved
                     failed.append(change)
                     lastError = error
                 } catch is StillReferenced {
-                    (affectedRows, conflicts) = saved
+                    (affectedRows, conflicts, intended, writes) = saved
+                    failed.append(change)
+                } catch is RowidTaken {
+                    (affectedRows, conflicts, intended, writes) = saved
                     failed.append(change)
                 }
             }
             if failed.count == remaining.count {
-                if keepsReferencedRows, let lastError { throw lastError }
-                keepsReferencedRows = true
+                if try failed.contains(where: { try park($0) }) {
+                    remaining = failed
+                    continue
+                }
+                if isLastRound, let lastError { throw lastError }
+                isLastRound = true
             }
             remaining = failed
         }
@@ -68,8 +100,36 @@ struct Replayer {
         }
     }
 
+    // MARK: The rows as they were
+
+    /// Reads every row the changes name, before any is written.
+    private mutating func takeSnapshot(of changes: [NetChange]) throws {
+        for change in changes {
+            guard let table = tables[change.tableId],
+                let rowid = change.currentRowid ?? change.originalRowid
+            else { continue }
+            snapshot[RowKey(tableId: table.id, rowid: rowid)] = .some(try row(rowid, of: table))
+            if change.kind == .update, change.originalRowid != rowid {
+                movedRows.insert(RowKey(tableId: table.id, rowid: rowid))
+            }
+        }
+    }
+
+    /// The row's values when the replay began, or nil when there was no such row.
+    private func before(_ rowid: Int64, of table: TrackedTable) throws -> [Int: SQLiteValue]? {
+        if let values = snapshot[RowKey(tableId: table.id, rowid: rowid)] { return values }
+        return try row(rowid, of: table)
+    }
+
+    /// Where a row that was at `rowid` when the replay began is now.
+    private func now(_ rowid: Int64, of table: TrackedTable) -> Int64 {
+        parked[RowKey(tableId: table.id, rowid: rowid)] ?? rowid
+    }
+
+    // MARK: Reverting
+
     private mutating func removeInserted(_ change: NetChange, _ table: TrackedTable) throws {
-        guard let rowid = change.currentRowid, let current = try row(rowid, of: table) else {
+        guard let rowid = change.currentRowid, let current = try before(rowid, of: table) else {
             return  // already gone
         }
         let changedSince = table.columns.contains { column in
@@ -81,13 +141,15 @@ struct Replayer {
             return
         }
         if try foreignKeys.isReferenced(table.name, rowid: rowid, db) {
-            guard keepsReferencedRows else { throw StillReferenced() }
+            guard isLastRound else { throw StillReferenced() }
             conflicts.append(
                 UndoConflict(
                     table: table.name, rowid: rowid, column: nil, kept: nil, reason: .foreignKey))
             return
         }
-        try db.executeReplay("DELETE FROM \(table.sqlName) WHERE rowid = ?", [.integer(rowid)])
+        try write(
+            "DELETE FROM \(table.sqlName) WHERE rowid = ?", [.integer(now(rowid, of: table))])
+        intended[RowKey(tableId: table.id, rowid: rowid)] = .absent
     }
 
     private mutating func restoreDeleted(_ change: NetChange, _ table: TrackedTable) throws {
@@ -116,20 +178,22 @@ struct Replayer {
             names.append("rowid")
             values.append("\(rowid)")
         }
-        try db.executeReplay(
+        try write(
             "INSERT INTO \(table.sqlName)(\(names.joined(separator: ", "))) "
                 + "VALUES (\(values.joined(separator: ", ")))", [])
+        intended[RowKey(tableId: table.id, rowid: rowid)] = .columns(
+            change.before.mapValues(\.sql))
     }
 
     private mutating func restoreUpdated(_ change: NetChange, _ table: TrackedTable) throws {
         guard let rowid = change.currentRowid, let original = change.originalRowid else { return }
-        guard let current = try row(rowid, of: table) else {
+        guard let current = try before(rowid, of: table) else {
             touch(table, rowid)
             conflicts.append(UndoConflict(table: table.name, rowid: rowid, column: nil, kept: nil))
             return
         }
         // Values are read from the log cells they came from (exact bytes).
-        var assignments: [(column: String, sql: String)] = []
+        var assignments: [(column: String, slot: Int?, sql: String)] = []
         var restoredRowid = rowid
         for column in table.columns {
             guard let left = change.after[column.slot], let logged = change.before[column.slot]
@@ -138,11 +202,19 @@ struct Replayer {
             let kept = current[column.slot] ?? .null
             if kept == before { continue }  // already restored (by a cascade, or by someone)
             let movesRow = column.name == table.rowidAlias && before != kept
-            let blocked = movesRow ? !(try isFree(before, in: table)) : false
-            if kept != left || blocked {
+            if kept != left {
                 conflicts.append(
                     UndoConflict(table: table.name, rowid: rowid, column: column.name, kept: kept))
                 continue
+            }
+            if movesRow, try !isFree(before, in: table) {
+                guard !isLastRound, isMovedByThisReplay(before, in: table) else {
+                    conflicts.append(
+                        UndoConflict(
+                            table: table.name, rowid: rowid, column: column.name, kept: kept))
+                    continue
+                }
+                throw RowidTaken()
             }
             if isKept(table, rowid, column) || isKept(table, original, column) {
                 conflicts.append(
@@ -151,12 +223,12 @@ struct Replayer {
                         reason: .foreignKey))
                 continue
             }
-            assignments.append((column.name.quotedIdentifier, logged.sql))
+            assignments.append((column.name.quotedIdentifier, column.slot, logged.sql))
             if movesRow, case .integer(let target) = before { restoredRowid = target }
         }
         if table.rowidAlias == nil, original != rowid {
             if try isFree(.integer(original), in: table) {
-                assignments.append(("rowid", "\(original)"))
+                assignments.append(("rowid", nil, "\(original)"))
                 restoredRowid = original
             } else {
                 conflicts.append(
@@ -167,9 +239,69 @@ struct Replayer {
         touch(table, restoredRowid)
         guard !assignments.isEmpty else { return }
         let set = assignments.map { "\($0.column) = \($0.sql)" }.joined(separator: ", ")
-        try db.executeReplay(
-            "UPDATE \(table.sqlName) SET \(set) WHERE rowid = ?", [.integer(rowid)])
+        try write(
+            "UPDATE \(table.sqlName) SET \(set) WHERE rowid = ?",
+            [.integer(now(rowid, of: table))])
+        var columns: [Int: String] = [:]
+        for assignment in assignments {
+            if let slot = assignment.slot { columns[slot] = assignment.sql }
+        }
+        intended[RowKey(tableId: table.id, rowid: restoredRowid)] = .columns(columns)
     }
+
+    /// Runs one statement of the replay that writes one row.
+    private mutating func write(_ sql: String, _ arguments: [SQLiteValue]) throws {
+        try db.executeReplay(sql, arguments)
+        writes += db.changesCount
+    }
+
+    // MARK: Rows in the way
+
+    /// Whether the row at `rowid` is one this replay moves elsewhere (its rowid is taken only
+    /// until then).
+    private func isMovedByThisReplay(_ rowid: SQLiteValue, in table: TrackedTable) -> Bool {
+        guard case .integer(let rowid) = rowid else { return false }
+        let key = RowKey(tableId: table.id, rowid: rowid)
+        return movedRows.contains(key) && parked[key] == nil
+    }
+
+    /// Moves the row of a failed update out of the way of the others: to a free rowid when its
+    /// change moves it, and with its unique columns that the change restores set to a value no
+    /// other row has. Returns false when the change has nothing to park or was parked already.
+    private mutating func park(_ change: NetChange) throws -> Bool {
+        guard change.kind == .update, let table = tables[change.tableId],
+            let rowid = change.currentRowid
+        else { return false }
+        let key = RowKey(tableId: table.id, rowid: rowid)
+        guard parked[key] == nil else { return false }
+        let unique = Set(table.uniqueKeys.joined().map { $0.lowercased() })
+        let restored = table.columns.filter { change.after[$0.slot] != nil }
+        let keys = restored.filter { unique.contains($0.name.lowercased()) }
+        let moves = restored.contains { $0.name == table.rowidAlias }
+        guard moves || !keys.isEmpty else { return false }
+        var free = rowid
+        if moves {
+            free =
+                try db.fetchOne(Int64.self, "SELECT max(rowid) + 1 FROM \(table.sqlName)") ?? rowid
+        }
+        // A placeholder for the key columns: NULL where allowed, else bytes no other row holds.
+        for placeholder in keys.isEmpty ? ["NULL"] : ["NULL", "randomblob(16)"] {
+            var set = keys.map { "\($0.name.quotedIdentifier) = \(placeholder)" }
+            if moves { set.append("rowid = \(free)") }
+            do {
+                try write(
+                    "UPDATE \(table.sqlName) SET \(set.joined(separator: ", ")) WHERE rowid = ?",
+                    [.integer(rowid)])
+                parked[key] = free
+                return true
+            } catch let error as SQLiteError where error.code.primary == .constraint {
+                continue
+            }
+        }
+        return false
+    }
+
+    // MARK: Reading
 
     private func isKept(_ table: TrackedTable, _ rowid: Int64, _ column: TrackedTable.Column)
         -> Bool
@@ -198,6 +330,21 @@ struct Replayer {
     private func isFree(_ rowid: SQLiteValue, in table: TrackedTable) throws -> Bool {
         try db.fetchOne(Int.self, "SELECT 1 FROM \(table.sqlName) WHERE rowid = ?", [rowid]) == nil
     }
+}
+
+/// A row of a tracked table, by the table's id and the row's rowid.
+struct RowKey: Hashable {
+    let tableId: Int64
+    let rowid: Int64
+}
+
+/// What a replay meant a row it wrote to hold when it ends.
+enum IntendedRow {
+    /// No row (the replay deleted it).
+    case absent
+    /// These columns (by slot) hold these values (SQL reading them from the log); the others
+    /// hold what they held before the replay.
+    case columns([Int: String])
 }
 
 extension Database {

@@ -233,14 +233,24 @@ public final class UndoEngine: Sendable {
                 return Reverted(
                     affected: batch.affectedRows, conflicts: batch.conflicts, exact: false)
             }
-            let changes = try netChanges(of: id, inverted: inverted, db)
+            let changes = try UndoLogSchema.netChanges(
+                ofRows: UndoLogSchema.filedRows(), [.integer(id)], inverted: inverted, db)
             var keeping: Set<KeptColumn> = []
             while true {
                 do {
                     return try db.savepoint {
                         var replayer = Replayer(
                             db: db, tables: tables, foreignKeys: references, keeping: keeping)
+                        let changedBefore = Self.changedRowCount(tables, db)
                         try replayer.revertAll(changes)
+                        if Self.changedRowCount(tables, db) - changedBefore != replayer.writes,
+                            let start = inverse.logStart(in: self)
+                        {
+                            try SideEffectRepair(
+                                db: db, tables: tables, intended: replayer.intended,
+                                inverse: inverse.id, logStart: start
+                            ).run()
+                        }
                         try references.check(replayer.affectedRows, db)
                         return Reverted(
                             affected: replayer.affectedRows, conflicts: replayer.conflicts,
@@ -253,26 +263,10 @@ public final class UndoEngine: Sendable {
         }
     }
 
-    /// The barrier's log reduced to one net change per row, in the order to revert them.
-    private func netChanges(of barrier: Int64, inverted: Bool, _ db: Database) throws
-        -> [NetChange]
-    {
-        let slots = try UndoLogSchema.slotCount(db)
-        let values = (0..<slots).map { "o\($0)" } + (0..<slots).map { "n\($0)" }
-        let cursor = try db.fetchCursor(
-            "SELECT seq, tableId, kind, oldRowid, newRowid, mask, \(values.joined(separator: ", ")) "
-                + "FROM \(UndoLogSchema.log) WHERE \(UndoLogSchema.filedRows()) ORDER BY seq "
-                + (inverted ? "DESC" : "ASC"), [.integer(barrier)])
-        var reducer = NetChangeReducer()
-        var position: Int64 = 0
-        while let row = try cursor.next() {
-            position += 1
-            if let entry = try LogEntry(row: row, slots: slots, inverted: inverted, order: position)
-            {
-                reducer.add(entry)
-            }
-        }
-        return reducer.result
+    /// How many rows of the tracked tables the open transaction changed so far (its statements
+    /// and their triggers).
+    private static func changedRowCount(_ tables: [Int64: TrackedTable], _ db: Database) -> Int {
+        tables.values.reduce(0) { $0 + db.changedRowCount(of: $1.name) }
     }
 
     /// Runs a set-based replay (which returns the rows it touched, or nil when the log's shape
@@ -330,39 +324,6 @@ public final class UndoEngine: Sendable {
         try database.write { db in
             try UndoLogSchema.deleteLog(of: barrier.id, from: barrier.logStart(in: self) ?? 0, db)
         }
-    }
-}
-
-extension LogEntry {
-    /// Decodes a log row laid out as `seq, tableId, kind, oldRowid, newRowid, mask, o…, n…`.
-    /// Read `inverted`, the row describes the opposite change (an insert becomes a delete,
-    /// before and after swap). `order` is its place in the order the barrier is replayed.
-    init?(row: Row, slots: Int, inverted: Bool, order: Int64) throws {
-        guard var kind = UndoLogSchema.Kind(rawValue: try row.decode(at: 2, as: Int64.self)) else {
-            return nil
-        }
-        let seq: Int64 = try row.decode(at: 0)
-        let mask: Int64 = try row.decode(at: 5)
-        var old: [Int: LoggedValue] = [:]
-        var new: [Int: LoggedValue] = [:]
-        for slot in 0..<slots where mask & (1 << Int64(slot)) != 0 {
-            if kind != .insert {
-                old[slot] = LoggedValue(value: row[6 + slot], seq: seq, column: "o\(slot)")
-            }
-            if kind != .delete {
-                new[slot] = LoggedValue(value: row[6 + slots + slot], seq: seq, column: "n\(slot)")
-            }
-        }
-        var oldRowid = try row.decode(at: 3, as: Int64?.self)
-        var newRowid = try row.decode(at: 4, as: Int64?.self)
-        if inverted {
-            kind = kind == .insert ? .delete : kind == .delete ? .insert : .update
-            swap(&old, &new)
-            swap(&oldRowid, &newRowid)
-        }
-        self.init(
-            seq: order, tableId: try row.decode(at: 1), kind: kind, oldRowid: oldRowid,
-            newRowid: newRowid, old: old, new: new.mapValues(\.value))
     }
 }
 

@@ -1,0 +1,111 @@
+import SQLiteDatabase
+
+/// Sets back what an application's triggers wrote into tracked tables while a row-by-row replay
+/// ran: an `updatedAt` stamp fired by a restored title, a counter kept by insert and delete
+/// triggers, a parent's `modifiedAt` touched by its children.
+///
+/// The replay runs under its inverse barrier, so its own writes and every trigger's are in the
+/// log, each row's first value there being the one it had before the replay. After the replay,
+/// every row it changed must hold what the replayer meant (`IntendedRow`) and every other value
+/// what it held before the replay. Setting those back fires the triggers again (and is captured,
+/// so the recorded inverse nets out to the barrier's own change); it repeats until a round finds
+/// nothing to set back.
+///
+/// Undo with guarded triggers (`WHEN NOT sqliteundo_isReplaying()`) never gets here. Nor does a
+/// replay whose statements were the only writes to tracked tables: the caller compares the
+/// changed-row counts first.
+struct SideEffectRepair {
+    let db: Database
+    let tables: [Int64: TrackedTable]
+    let intended: [RowKey: IntendedRow]
+    /// The replay's inverse barrier and where its log rows start.
+    let inverse: Int64
+    let logStart: Int64
+
+    /// Rounds of setting back before giving up: triggers that keep writing each other's rows
+    /// would never settle.
+    static let maxRounds = 8
+
+    /// Sets everything back; throws `ApplicationTriggersUnsettled` when rounds keep finding more.
+    func run() throws {
+        for _ in 0..<Self.maxRounds where try repairOnce() == 0 {
+            return
+        }
+        throw ApplicationTriggersUnsettled(rounds: Self.maxRounds)
+    }
+
+    /// One round: returns how many rows it wrote.
+    private func repairOnce() throws -> Int {
+        let changes = try UndoLogSchema.netChanges(
+            ofRows: UndoLogSchema.rows(of: "?1", from: "?2"),
+            [.integer(inverse), .integer(logStart)], inverted: false, db)
+        var repaired = 0
+        var seen: Set<RowKey> = []
+        for change in changes {
+            guard let table = tables[change.tableId],
+                let rowid = change.currentRowid ?? change.originalRowid
+            else { continue }
+            let key = RowKey(tableId: table.id, rowid: rowid)
+            seen.insert(key)
+            switch (change.kind, intended[key]) {
+            case (.delete, .absent): continue
+            case (.delete, _): repaired += try reinsert(change.before, at: rowid, into: table)
+            case (_, .absent), (.insert, nil): repaired += try delete(rowid, from: table)
+            case (_, .columns(let meant)):
+                let columns = change.before.mapValues(\.sql).merging(meant) { _, meant in meant }
+                repaired += try set(columns, of: rowid, in: table)
+            case (.update, nil):
+                repaired += try set(change.before.mapValues(\.sql), of: rowid, in: table)
+            }
+        }
+        // Rows the replay wrote whose triggers' writes cancelled its own.
+        for (key, meant) in intended where !seen.contains(key) {
+            guard let table = tables[key.tableId] else { continue }
+            switch meant {
+            case .absent: repaired += try delete(key.rowid, from: table)
+            case .columns(let columns): repaired += try set(columns, of: key.rowid, in: table)
+            }
+        }
+        return repaired
+    }
+
+    /// Sets the columns (by slot, values as SQL) of a row that does not hold them all already.
+    private func set(_ columns: [Int: String], of rowid: Int64, in table: TrackedTable) throws
+        -> Int
+    {
+        let named = table.columns.compactMap { column in
+            columns[column.slot].map { (name: column.name.quotedIdentifier, sql: $0) }
+        }
+        guard !named.isEmpty else { return 0 }
+        let holds = named.map { BatchReplay.same($0.name, $0.sql) }.joined(separator: " AND ")
+        try db.executeReplay(
+            "UPDATE \(table.sqlName) SET \(named.map { "\($0.name) = \($0.sql)" }.joined(separator: ", ")) "
+                + "WHERE rowid = ? AND NOT (\(holds))", [.integer(rowid)])
+        return db.changesCount
+    }
+
+    private func delete(_ rowid: Int64, from table: TrackedTable) throws -> Int {
+        try db.executeReplay("DELETE FROM \(table.sqlName) WHERE rowid = ?", [.integer(rowid)])
+        return db.changesCount
+    }
+
+    private func reinsert(_ row: [Int: LoggedValue], at rowid: Int64, into table: TrackedTable)
+        throws -> Int
+    {
+        let columns = table.columns.filter { row[$0.slot] != nil }
+        try db.executeReplay(
+            "INSERT INTO \(table.sqlName)(rowid, \(columns.map(\.name.quotedIdentifier).joined(separator: ", "))) "
+                + "VALUES (?, \(columns.compactMap { row[$0.slot]?.sql }.joined(separator: ", ")))",
+            [.integer(rowid)])
+        return db.changesCount
+    }
+}
+
+/// Application triggers kept writing tracked rows after every round of setting them back.
+struct ApplicationTriggersUnsettled: Error, CustomStringConvertible {
+    let rounds: Int
+    var description: String {
+        "application triggers kept changing tracked rows after \(rounds) rounds of setting them "
+            + "back (triggers that write each other's rows without end)"
+    }
+}
