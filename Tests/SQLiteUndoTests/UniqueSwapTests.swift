@@ -1,0 +1,98 @@
+import SQLiteDatabase
+import SQLiteUndo
+import Testing
+
+/// UNIQUE values and integer keys swapped or rotated inside one barrier undo and redo: no order
+/// of row-by-row restores works, so the replay parks a row out of the way first.
+@Suite struct UniqueSwapTests {
+    let fixture: Fixture
+
+    init() throws {
+        fixture = try Fixture(
+            schema: """
+                CREATE TABLE slots(id INTEGER PRIMARY KEY, code TEXT NOT NULL UNIQUE, label TEXT);
+                INSERT INTO slots VALUES (1, 'x', 'one'), (2, 'y', 'two'), (3, 'z', 'three');
+                """,
+            tables: ["slots"])
+    }
+
+    func change(_ sql: String) throws {
+        try undoable("Reorder") { try fixture.execute(sql) }
+    }
+
+    func roundTrip(_ sql: String) throws {
+        let start = try fixture.rows("slots")
+        try change(sql)
+        let end = try fixture.rows("slots")
+        #expect(end != start)
+        #expect(try fixture.engine.defaultStack.undo()?.conflicts == [])
+        #expect(try fixture.rows("slots") == start)
+        #expect(try fixture.engine.defaultStack.redo()?.conflicts == [])
+        #expect(try fixture.rows("slots") == end)
+        #expect(try fixture.engine.defaultStack.undo()?.conflicts == [])
+        #expect(try fixture.rows("slots") == start)
+        #expect(fixture.engine.defaultStack.state.redo == ["Reorder"])
+    }
+
+    @Test func aSwapOfUniqueValuesThroughATemporaryOne() throws {
+        try roundTrip(
+            """
+            UPDATE slots SET code = 'tmp' WHERE id = 1;
+            UPDATE slots SET code = 'x' WHERE id = 2;
+            UPDATE slots SET code = 'y' WHERE id = 1;
+            """)
+    }
+
+    @Test func aRotationOfThree() throws {
+        try roundTrip(
+            """
+            UPDATE slots SET code = 'tmp' WHERE id = 1;
+            UPDATE slots SET code = 'x' WHERE id = 3;
+            UPDATE slots SET code = 'z' WHERE id = 2;
+            UPDATE slots SET code = 'y' WHERE id = 1;
+            """)
+    }
+
+    @Test func aSwapOfIntegerPrimaryKeys() throws {
+        try roundTrip(
+            """
+            UPDATE slots SET id = 10 WHERE id = 1;
+            UPDATE slots SET id = 1 WHERE id = 2;
+            UPDATE slots SET id = 2 WHERE id = 10;
+            """)
+    }
+
+    @Test func aRotationOfIntegerPrimaryKeysWithOtherEdits() throws {
+        try roundTrip(
+            """
+            UPDATE slots SET id = 10, label = 'moved' WHERE id = 1;
+            UPDATE slots SET id = 1 WHERE id = 2;
+            UPDATE slots SET id = 2 WHERE id = 3;
+            UPDATE slots SET id = 3, code = 'w' WHERE id = 10;
+            """)
+    }
+
+    @Test func aUniqueValueSomeoneElseTookFailsTheUndoAndChangesNothing() throws {
+        try change("UPDATE slots SET code = 'q' WHERE id = 1")
+        // Someone else takes the old value 'x' for another row.
+        try fixture.execute("UPDATE slots SET code = 'x' WHERE id = 2")
+        #expect(throws: UndoError.self) { try fixture.engine.defaultStack.undo() }
+        #expect(
+            try fixture.rows("slots") == [[1, "q", "one"], [2, "x", "two"], [3, "z", "three"]])
+        #expect(fixture.engine.defaultStack.state.undo == ["Reorder"])
+    }
+
+    @Test func aKeySomeoneElseTookIsKeptAsAConflict() throws {
+        try change("UPDATE slots SET id = 10 WHERE id = 1")
+        try fixture.execute("INSERT INTO slots VALUES (1, 'new', 'theirs')")
+        let event = try fixture.engine.defaultStack.undo()
+        #expect(
+            event?.conflicts == [
+                UndoConflict(table: "slots", rowid: 10, column: "id", kept: 10)
+            ])
+        #expect(
+            try fixture.rows("slots") == [
+                [1, "new", "theirs"], [2, "y", "two"], [3, "z", "three"], [10, "x", "one"],
+            ])
+    }
+}
