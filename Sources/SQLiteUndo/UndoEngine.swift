@@ -291,9 +291,13 @@ public final class UndoEngine: Sendable {
         }
     }
 
-    /// Fills in which stack made each kept change: the stack of the most recent registered
-    /// barrier whose log touched that row (and column). Runs only when there are conflicts; it
-    /// reads the log without an index, which is bounded by the stacks' levels.
+    /// Fills in which stack made each kept change. A kept value is the work of the most recent
+    /// registered barrier whose log left exactly that value in that row and column (read the way
+    /// its entry reads now: an undone barrier's log, inverted, left its old values); when none
+    /// did, nobody's stack made it (a write outside any barrier, or history already dropped), and
+    /// `keptFrom` stays nil. A whole row kept is the work of the last barrier that touched it.
+    /// Runs only when there are conflicts; it reads the log without an index, which is bounded by
+    /// the stacks' levels.
     func attribute(_ conflicts: [UndoConflict], replaying barrier: Int64, _ db: Database) throws
         -> [UndoConflict]
     {
@@ -302,21 +306,36 @@ public final class UndoEngine: Sendable {
             guard let table = tables.values.first(where: { $0.name == conflict.table }) else {
                 return conflict
             }
-            let slot = table.columns.first { $0.name == conflict.column }?.slot
-            let mask = slot.map { Int64(1) << Int64($0) } ?? -1
             var attributed = conflict
-            attributed.keptFrom = try db.fetchOne(
-                String.self,
-                """
-                SELECT b.stackId FROM \(UndoLogSchema.log) l
-                JOIN \(UndoLogSchema.barriers) b ON b.id = l.barrier
-                WHERE l.tableId = ? AND ? IN (l.oldRowid, l.newRowid) AND l.mask & ? != 0
-                    AND l.barrier != ?
-                ORDER BY l.seq DESC LIMIT 1
-                """,
-                [.integer(table.id), .integer(conflict.rowid), .integer(mask), .integer(barrier)])
+            let arguments: [SQLiteValue] = [
+                .integer(table.id), .integer(conflict.rowid), .integer(barrier),
+            ]
+            if let slot = table.columns.first(where: { $0.name == conflict.column })?.slot {
+                let left = "CASE WHEN b.inverted THEN l.o\(slot) ELSE l.n\(slot) END"
+                attributed.keptFrom = try db.fetchOne(
+                    String.self,
+                    Self.attributionSQL(
+                        where: "l.mask & \(Int64(1) << Int64(slot)) != 0 AND "
+                            + BatchReplay.same(left, "?4")),
+                    arguments + [conflict.kept ?? .null])
+            } else {
+                attributed.keptFrom = try db.fetchOne(
+                    String.self, Self.attributionSQL(where: "1"), arguments)
+            }
             return attributed
         }
+    }
+
+    /// The stack of the latest registered barrier other than `?3` whose log row of table `?1`
+    /// and row `?2` matches `condition`.
+    private static func attributionSQL(where condition: String) -> String {
+        """
+        SELECT b.stackId FROM \(UndoLogSchema.log) l
+        JOIN \(UndoLogSchema.barriers) b ON b.id = l.barrier
+        WHERE l.tableId = ?1 AND ?2 IN (l.oldRowid, l.newRowid) AND l.barrier != ?3
+            AND \(condition)
+        ORDER BY l.seq DESC LIMIT 1
+        """
     }
 
     /// Deletes the log rows of a barrier that will not be registered (its block threw).

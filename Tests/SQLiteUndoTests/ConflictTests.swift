@@ -120,4 +120,36 @@ import Testing
         for _ in 0..<10 { try paneA.redo() }
         #expect(try articles() == snapshots[5])
     }
+
+    @Test func aValueWrittenOutsideAnyBarrierIsNobodysEvenAfterOwnEdits() throws {
+        try edit(paneA, "Edit Title", "UPDATE articles SET title = 'first'")
+        try edit(paneA, "Edit Title", "UPDATE articles SET title = 'second'")
+        try fixture.execute("UPDATE articles SET title = 'outside'")
+        let event = try paneA.undo()
+        #expect(try articles() == [[1, "outside", "Body", 0]])
+        #expect(
+            event?.conflicts == [
+                UndoConflict(table: "articles", rowid: 1, column: "title", kept: "outside")
+            ])
+    }
+
+    @Test func aConflictNamesTheChangeThatMadeTheKeptValueNotAnEarlierOne() throws {
+        try edit(paneB, "Edit Title", "UPDATE articles SET title = 'B title'")
+        try edit(paneA, "Edit Title", "UPDATE articles SET title = 'A title'")
+        try fixture.execute("UPDATE articles SET title = 'outside'")
+        #expect(
+            try paneA.undo()?.conflicts == [
+                UndoConflict(table: "articles", rowid: 1, column: "title", kept: "outside")
+            ])
+        // B's value, made again by B's redo after its undo, is B's.
+        try edit(paneA, "Edit Body", "UPDATE articles SET body = 'A body'")
+        try edit(paneB, "Edit Body", "UPDATE articles SET body = 'B body'")
+        try paneB.undo()
+        try paneB.redo()
+        #expect(
+            try paneA.undo()?.conflicts == [
+                UndoConflict(
+                    table: "articles", rowid: 1, column: "body", kept: "B body", keptFrom: "B")
+            ])
+    }
 }
