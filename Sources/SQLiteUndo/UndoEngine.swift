@@ -1,3 +1,4 @@
+import Foundation
 import SQLiteDatabase
 import Synchronization
 
@@ -25,6 +26,7 @@ public final class UndoEngine: Sendable {
     /// Files barriers with their stacks inside the transactions that wrote them.
     let recorder = BarrierRecorder()
     private let stacks = Mutex<[String: UndoStack]>([:])
+    private let clockSource = Mutex<@Sendable () -> Date>({ Date() })
     /// Parts an exact replay restores without their columns' update capture triggers (see
     /// `BatchReplay`).
     private let rowsWorthSuspendingCapture: Int
@@ -92,6 +94,13 @@ public final class UndoEngine: Sendable {
             EngineRegistry.release(database)
             throw error
         }
+    }
+
+    /// The time barriers are filed at, which coalescing compares with `UndoStack.mergeInterval`:
+    /// the system's clock unless set. Tests set a clock of their own, so that none waits.
+    public var clock: @Sendable () -> Date {
+        get { clockSource.withLock { $0 } }
+        set { clockSource.withLock { $0 = newValue } }
     }
 
     /// The stack a barrier writing now registers with: the `withUndoStack` scope's, or the

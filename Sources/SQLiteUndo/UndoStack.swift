@@ -12,8 +12,8 @@ public final class UndoStack: Sendable {
     /// The stack's id, stored with its history.
     public let id: String
     let engine: UndoEngine
-    private let entries: Mutex<StackEntries>
-    private let settings = Mutex(Settings())
+    let entries: Mutex<StackEntries>
+    let settings = Mutex(Settings())
     private let subscribers = Mutex<[UInt64: AsyncStream<UndoEvent>.Continuation]>([:])
     private let observers = Mutex<[UInt64: @Sendable (UndoEvent) -> Void]>([:])
     private let nextSubscriberID = Atomic<UInt64>(0)
@@ -22,7 +22,7 @@ public final class UndoStack: Sendable {
     /// return, by `runningEntryIDs`).
     private let running = Mutex<[(entry: Int64, barrier: Barrier)]>([])
 
-    private struct Settings {
+    struct Settings {
         var levelsOfUndo = 1000
         var mergeInterval: TimeInterval = 1
         /// The last barrier registered with no undo or redo since: the only one a coalescing
@@ -294,26 +294,6 @@ public final class UndoStack: Sendable {
         }
     }
 
-    private func merge(_ barrier: Barrier, _ db: Database) throws -> Barrier.Recorded? {
-        guard let key = barrier.coalescingKey,
-            let top = entries.withLock({ $0.undo.last }),
-            top.name == barrier.name, top.coalescingKey == key, !top.inverted,
-            settings.withLock({ $0.coalescible == top.id })
-        else { return nil }
-        let now = Date().timeIntervalSince1970
-        // Its first log row; none when it only made no-op updates (nothing to merge).
-        guard now - top.closedAt <= mergeInterval, let start = barrier.logStart(in: engine),
-            let first = try db.fetchOne(
-                Int64.self, Self.firstRowSQL, [.integer(start), .integer(barrier.id)])
-        else { return nil }
-        try UndoLogSchema.moveLog(of: barrier.id, from: start, to: top.id, db)
-        try db.execute(
-            "UPDATE \(UndoLogSchema.barriers) SET closedAt = ? WHERE id = ?",
-            [.real(now), .integer(top.id)])
-        entries.withLock { $0.undo[$0.undo.count - 1].closedAt = now }
-        return Barrier.Recorded(stack: self, entry: top.id, mergedFromSeq: first)
-    }
-
     /// Moves a barrier to the top of the other list, its log now read the other way.
     private func move(_ entry: StackEntry, to list: UndoLogSchema.List, _ db: Database) throws
         -> StackEntry
@@ -339,7 +319,7 @@ public final class UndoStack: Sendable {
         let position = (entries.withLock { $0[list].last?.position } ?? 0) + 1
         let entry = StackEntry(
             id: barrier.id, name: barrier.name, coalescingKey: barrier.coalescingKey,
-            position: position, closedAt: Date().timeIntervalSince1970)
+            position: position, closedAt: engine.clock().timeIntervalSince1970)
         try db.execute(
             Self.insertEntrySQL,
             [
@@ -370,9 +350,6 @@ public final class UndoStack: Sendable {
     private static let deleteLogSQL =
         "DELETE FROM \(UndoLogSchema.log) WHERE \(UndoLogSchema.filedRows())"
     private static let deleteEntrySQL = "DELETE FROM \(UndoLogSchema.barriers) WHERE id = ?"
-
-    private static let firstRowSQL =
-        "SELECT min(seq) FROM \(UndoLogSchema.log) WHERE \(UndoLogSchema.rows(of: "?2", from: "?1"))"
 
     /// Reads the lists again from the file (after a transaction that changed them rolled back).
     private func reload() throws {
