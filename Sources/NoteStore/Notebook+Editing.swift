@@ -1,44 +1,65 @@
+import Foundation
 import SQLiteDatabase
 
 extension Notebook {
-    /// Inserts an article (rating 0, dated now) and returns its id.
+    /// Inserts an article (rating 0, created and updated at `date`) and returns its id.
     /// - Throws: `NotebookError.authorNotFound` when `authorId` names no author; `SQLiteError`.
     public static func insertArticle(
-        _ db: Database, title: String, body: String = "", authorId: Int64? = nil
+        _ db: Database, title: String, body: String = "", authorId: Int64? = nil,
+        at date: Date = Date()
     ) throws -> Int64 {
         if let authorId { try requireAuthor(db, id: authorId) }
         try db.execute(
-            "INSERT INTO articles(title, body, authorId) VALUES (?, ?, ?)",
-            [.text(title), .text(body), authorId.sqliteValue])
+            "INSERT INTO articles(title, body, authorId, createdAt, updatedAt) VALUES (?, ?, ?, ?4, ?4)",
+            [.text(title), .text(body), authorId.sqliteValue, .text(timestamp(date))])
         return db.lastInsertedRowID
     }
 
-    /// Replaces an article's title; `updatedAt` follows.
-    /// - Throws: `NotebookError.articleNotFound`; `SQLiteError`.
-    public static func updateTitle(_ db: Database, ofArticle id: Int64, to title: String) throws {
-        try updateArticle(db, id: id, "UPDATE articles SET title = ? WHERE id = ?", .text(title))
+    /// A time as the notebook stores it: ISO-8601 UTC with milliseconds,
+    /// `2024-05-01T09:30:00.123Z`, the format of the `updatedAt` trigger's SQL clock.
+    public static func timestamp(_ date: Date) -> String {
+        // Rounded to the millisecond (a formatter would cut 0.678 stored as 0.67799… to .677).
+        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        let (seconds, fraction) = milliseconds.quotientAndRemainder(dividingBy: 1000)
+        let (wholeSeconds, positiveFraction) =
+            fraction < 0 ? (seconds - 1, fraction + 1000) : (seconds, fraction)
+        let day = Date(timeIntervalSince1970: TimeInterval(wholeSeconds))
+            .formatted(Date.ISO8601FormatStyle())  // 2024-05-01T09:30:00Z
+        return day.dropLast() + "." + String(format: "%03d", positiveFraction) + "Z"
     }
 
-    /// Replaces an article's body; `updatedAt` follows.
+    /// Replaces an article's title; `updatedAt` becomes `date` when it changes.
     /// - Throws: `NotebookError.articleNotFound`; `SQLiteError`.
-    public static func updateBody(_ db: Database, ofArticle id: Int64, to body: String) throws {
-        try updateArticle(db, id: id, "UPDATE articles SET body = ? WHERE id = ?", .text(body))
+    public static func updateTitle(
+        _ db: Database, ofArticle id: Int64, to title: String, at date: Date = Date()
+    ) throws {
+        try updateArticle(db, id: id, column: "title", to: .text(title), at: date)
     }
 
-    /// Sets an article's rating, from 0 (unrated) to 5; `updatedAt` follows.
+    /// Replaces an article's body; `updatedAt` becomes `date` when it changes.
+    /// - Throws: `NotebookError.articleNotFound`; `SQLiteError`.
+    public static func updateBody(
+        _ db: Database, ofArticle id: Int64, to body: String, at date: Date = Date()
+    ) throws {
+        try updateArticle(db, id: id, column: "body", to: .text(body), at: date)
+    }
+
+    /// Sets an article's rating, from 0 (unrated) to 5; `updatedAt` becomes `date` when it changes.
     /// - Throws: `NotebookError.ratingOutOfRange`, `NotebookError.articleNotFound`; `SQLiteError`.
-    public static func setRating(_ db: Database, ofArticle id: Int64, to rating: Int) throws {
+    public static func setRating(
+        _ db: Database, ofArticle id: Int64, to rating: Int, at date: Date = Date()
+    ) throws {
         guard (0...5).contains(rating) else { throw NotebookError.ratingOutOfRange(rating) }
-        try updateArticle(
-            db, id: id, "UPDATE articles SET rating = ? WHERE id = ?", .integer(Int64(rating)))
+        try updateArticle(db, id: id, column: "rating", to: .integer(Int64(rating)), at: date)
     }
 
-    /// Sets an article's author, or removes it with nil; `updatedAt` follows.
+    /// Sets an article's author, or removes it with nil; `updatedAt` becomes `date` when it changes.
     /// - Throws: `NotebookError.articleNotFound`, `NotebookError.authorNotFound`; `SQLiteError`.
-    public static func setAuthor(_ db: Database, ofArticle id: Int64, to authorId: Int64?) throws {
+    public static func setAuthor(
+        _ db: Database, ofArticle id: Int64, to authorId: Int64?, at date: Date = Date()
+    ) throws {
         if let authorId { try requireAuthor(db, id: authorId) }
-        try updateArticle(
-            db, id: id, "UPDATE articles SET authorId = ? WHERE id = ?", authorId.sqliteValue)
+        try updateArticle(db, id: id, column: "authorId", to: authorId.sqliteValue, at: date)
     }
 
     /// Deletes an article.
@@ -84,11 +105,17 @@ extension Notebook {
         return db.changesCount > 0
     }
 
-    /// Runs an `UPDATE … SET column = ? WHERE id = ?` and reports a missing article.
+    /// Sets one column of an article, and its `updatedAt` to `date` when the value changes (an
+    /// edit that changes nothing stays a no-op); reports a missing article.
     private static func updateArticle(
-        _ db: Database, id: Int64, _ sql: String, _ value: SQLiteValue
+        _ db: Database, id: Int64, column: String, to value: SQLiteValue, at date: Date
     ) throws {
-        try db.execute(sql, [value, .integer(id)])
+        try db.execute(
+            """
+            UPDATE articles SET \(column) = ?1,
+                updatedAt = CASE WHEN \(column) IS ?1 THEN updatedAt ELSE ?3 END
+            WHERE id = ?2
+            """, [value, .integer(id), .text(timestamp(date))])
         guard db.changesCount > 0 else { throw NotebookError.articleNotFound(id: id) }
     }
 

@@ -89,16 +89,17 @@ extension NotesApp {
 
     private func choose(_ picker: AuthorPicker) {
         let articleID = picker.articleID
+        let now = clock()
         if picker.matches.indices.contains(picker.selected) {
             let author = picker.matches[picker.selected]
             perform("Set Author") { db in
-                try Notebook.setAuthor(db, ofArticle: articleID, to: author.id)
+                try Notebook.setAuthor(db, ofArticle: articleID, to: author.id, at: now)
             }
         } else if picker.createsNewAuthor {
             let name = picker.filter.trimmingCharacters(in: .whitespaces)
             perform("Set Author") { db in
                 let id = try Notebook.insertAuthor(db, name: name)
-                try Notebook.setAuthor(db, ofArticle: articleID, to: id)
+                try Notebook.setAuthor(db, ofArticle: articleID, to: id, at: now)
             }
         }
         let pane = focusedPane

@@ -65,7 +65,7 @@ extension NotesApp {
 
     private func newArticle() {
         var id: Int64?
-        perform("New Article") { db in id = try Notebook.insertArticle(db, title: "") }
+        perform("New Article") { db in id = try Notebook.insertArticle(db, title: "", at: clock()) }
         guard let id else { return }
         let pane = focusedPane
         _ = try? database.read { try pane.select(articleID: id, $0) }
@@ -83,7 +83,8 @@ extension NotesApp {
 
     private func setRating(_ rating: Int) {
         guard let summary = focusedPane.selectedSummary else { return }
-        perform("Set Rating") { db in try Notebook.setRating(db, ofArticle: summary.id, to: rating)
+        perform("Set Rating") { db in
+            try Notebook.setRating(db, ofArticle: summary.id, to: rating, at: clock())
         }
         // The list is ordered by last change: follow the article to its new place.
         let pane = focusedPane

@@ -68,10 +68,11 @@ extension NotesApp {
         let key = coalescing ? editor.runKey : nil
         if !coalescing { editor.endRun() }
         pane.editor = editor
+        let now = clock()
         perform(name, coalescing: key) { db in
             switch field {
-            case .title: try Notebook.updateTitle(db, ofArticle: id, to: text)
-            case .body: try Notebook.updateBody(db, ofArticle: id, to: text)
+            case .title: try Notebook.updateTitle(db, ofArticle: id, to: text, at: now)
+            case .body: try Notebook.updateBody(db, ofArticle: id, to: text, at: now)
             }
         }
     }

@@ -20,6 +20,9 @@ public final class NotesApp {
     private var paneCache: [String: Pane] = [:]
     /// The last message for the status line.
     var message: String?
+    /// The time edits stamp articles with: the system's clock unless set (tests set their own,
+    /// with the engine's, so that no test depends on how fast it runs).
+    var clock: @Sendable () -> Date = { Date() }
     var overlay: Overlay?
     private(set) var quitRequested = false
     /// Whether clicks and the wheel go to notes (Alt-M gives them back to the terminal).

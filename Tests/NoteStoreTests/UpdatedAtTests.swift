@@ -1,3 +1,4 @@
+import Foundation
 import NoteStore
 import SQLiteDatabase
 import Testing
@@ -78,6 +79,26 @@ import Testing
                 == Article(
                     id: id, authorId: nil, title: "Title", body: "Body", rating: 0,
                     createdAt: old, updatedAt: restored))
+    }
+
+    @Test func editsAreStampedWithTheTimeTheyAreGiven() throws {
+        let time = Date(timeIntervalSince1970: 1_893_553_445.678)  // 2030-01-02T03:04:05.678Z
+        let later = time.addingTimeInterval(60)
+        let newId = try db.write { db throws in
+            try Notebook.updateBody(db, ofArticle: id, to: "Edited", at: time)
+            return try Notebook.insertArticle(db, title: "New", at: later)
+        }
+        #expect(
+            try article()
+                == Article(
+                    id: id, authorId: nil, title: "Title", body: "Edited", rating: 0,
+                    createdAt: old, updatedAt: "2030-01-02T03:04:05.678Z"))
+        let new = try db.read { try Notebook.article($0, id: newId) }
+        #expect(new?.createdAt == "2030-01-02T03:05:05.678Z")
+        #expect(new?.updatedAt == "2030-01-02T03:05:05.678Z")
+        // Setting the value it has is still no edit.
+        try db.write { try Notebook.updateBody($0, ofArticle: id, to: "Edited", at: later) }
+        #expect(try article()?.updatedAt == "2030-01-02T03:04:05.678Z")
     }
 
     @Test func editThatChangesNothingKeepsUpdatedAt() throws {

@@ -1,6 +1,8 @@
+import Foundation
 import NoteStore
 import SQLiteDatabase
 import SQLiteUndo
+import Synchronization
 import TerminalUI
 
 @testable import NotesApp
@@ -13,6 +15,8 @@ struct AppFixture {
     let engine: UndoEngine?
     let backend: HeadlessBackend
     let app: NotesApp
+    /// The time of the app's edits and the engine's barriers: a millisecond later at each read.
+    let clock = TickingClock()
 
     init(
         articles: Int = 3, size: Size = Size(width: 80, height: 12), panes: Int = 2,
@@ -34,10 +38,12 @@ struct AppFixture {
                 """, [.integer(Int64(articles)), .integer(alice)])
         }
         engine = undo ? try UndoEngine(for: db, tables: Article.self, Author.self) : nil
+        engine?.clock = clock.now
         backend = HeadlessBackend(size: size)
         app = try NotesApp(
             database: db, engine: engine, backend: backend, notebookName: "test.db",
             paneCount: panes)
+        app.clock = clock.now
         app.processPendingEvents()
     }
 
@@ -55,5 +61,26 @@ struct AppFixture {
 
     func titles() throws -> [String] {
         try db.read { try $0.fetchAll(String.self, "SELECT title FROM articles ORDER BY id") }
+    }
+}
+
+/// A clock that a test owns: each read is a millisecond after the one before, from
+/// 2026-06-01, and `advance(by:)` jumps (a pause). Edits are stamped in the order they are made
+/// and typing runs coalesce, however fast or slow the machine runs the test.
+final class TickingClock: Sendable {
+    private let milliseconds = Mutex<Int64>(1_780_272_000_000)
+
+    var now: @Sendable () -> Date {
+        { [self] in
+            Date(
+                timeIntervalSince1970: Double(
+                    milliseconds.withLock {
+                        $0 += 1; return $0
+                    }) / 1000)
+        }
+    }
+
+    func advance(by seconds: TimeInterval) {
+        milliseconds.withLock { $0 += Int64(seconds * 1000) }
     }
 }

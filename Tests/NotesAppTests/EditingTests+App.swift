@@ -61,10 +61,9 @@ import Testing
 
     @Test func pauseEndsTheRun() throws {
         let fixture = try AppFixture()
-        fixture.app.focusedPane.stack?.mergeInterval = 0.05
         fixture.press(.enter)
         fixture.type("a")
-        Thread.sleep(forTimeInterval: 0.1)
+        fixture.clock.advance(by: 1.5)
         fixture.type("b")
         #expect(undoNames(fixture) == ["Typing", "Typing"])
     }
