@@ -26,6 +26,9 @@ public final class UndoEngine: Sendable {
     /// Files barriers with their stacks inside the transactions that wrote them.
     let recorder = BarrierRecorder()
     private let stacks = Mutex<[String: UndoStack]>([:])
+    /// The replay strategies the engine may use, in order (all of them; tests leave some out
+    /// to compare the others' results).
+    let replayStrategies = Mutex(ReplayStrategy.allCases)
     private let clockSource = Mutex<@Sendable () -> Date>({ Date() })
     /// Parts an exact replay restores without their columns' update capture triggers (see
     /// `BatchReplay`).
@@ -200,104 +203,17 @@ public final class UndoEngine: Sendable {
     /// replay does it only then.)
     var defersForeignKeys: Bool { foreignKeys.withLock { $0.exist } }
 
-    /// What a replay did.
-    struct Reverted {
-        var affected: [String: Set<Int64>]
-        var conflicts: [UndoConflict]
-        /// True when everything was restored exactly and nothing else was written: the barrier's
-        /// own log, read inverted, is then the replay's inverse, and nothing was recorded.
-        var exact: Bool
-    }
-
-    /// Reverts one barrier (inside the caller's transaction, with `isReplaying` set).
-    ///
-    /// First, when the log has the simple shape and every value is still the barrier's, it
-    /// reverts with set-based statements and records nothing (`exact`). Otherwise it reverts
-    /// under `inverse`, whose captured log becomes the inverse: set-based when the shape
-    /// allows, row by row when not. A replay that would leave a reference to a row that is gone
-    /// is rolled back and done row by row, keeping those references as they are.
+    /// Reverts one barrier inside the caller's transaction, with `isReplaying` set, by the
+    /// first of the engine's replay strategies that applies (see `ReplayStrategy`).
     func revert(barrier id: Int64, inverted: Bool, inverse: Barrier, _ db: Database) throws
-        -> Reverted
+        -> BarrierReplay.Reverted
     {
-        let tables = trackedTables.withLock { $0 }
-        let references = foreignKeys.withLock { $0 }
-        var exact = BatchReplay(
-            db: db, barrier: id, inverted: inverted, tables: tables,
-            rowsWorthSuspendingCapture: rowsWorthSuspendingCapture)
-        let restoredExactly = try UndoContext.$barrier.withValue(nil) {
-            try Self.setBased(db, keeping: references) {
-                try exact.revertExactly() ? exact.affectedRows : nil
-            }
-        }
-        if restoredExactly {
-            return Reverted(affected: exact.affectedRows, conflicts: [], exact: true)
-        }
-        return try UndoContext.$barrier.withValue(inverse) {
-            var batch = BatchReplay(db: db, barrier: id, inverted: inverted, tables: tables)
-            let parents = tables.values.filter { references.isParent($0.name) }.map(\.id)
-            if try !batch.deletesRows(ofTables: parents),
-                try Self.setBased(
-                    db, keeping: references, { try batch.revert() ? batch.affectedRows : nil })
-            {
-                return Reverted(
-                    affected: batch.affectedRows, conflicts: batch.conflicts, exact: false)
-            }
-            let changes = try UndoLogSchema.netChanges(
-                ofRows: UndoLogSchema.filedRows(), [.integer(id)], inverted: inverted, db)
-            var keeping: Set<KeptColumn> = []
-            while true {
-                do {
-                    return try db.savepoint {
-                        var replayer = Replayer(
-                            db: db, tables: tables, foreignKeys: references, keeping: keeping)
-                        let changedBefore = Self.changedRowCount(tables, db)
-                        try replayer.revertAll(changes)
-                        if Self.changedRowCount(tables, db) - changedBefore != replayer.writes,
-                            let start = inverse.logStart(in: self)
-                        {
-                            try SideEffectRepair(
-                                db: db, tables: tables, intended: replayer.intended,
-                                inverse: inverse.id, logStart: start
-                            ).run()
-                        }
-                        try references.check(replayer.affectedRows, db)
-                        return Reverted(
-                            affected: replayer.affectedRows, conflicts: replayer.conflicts,
-                            exact: false)
-                    }
-                } catch let broken as ReferencesBroken where !broken.columns.isSubset(of: keeping) {
-                    keeping.formUnion(broken.columns)
-                }
-            }
-        }
-    }
-
-    /// How many rows of the tracked tables the open transaction changed so far (its statements
-    /// and their triggers).
-    private static func changedRowCount(_ tables: [Int64: TrackedTable], _ db: Database) -> Int {
-        tables.values.reduce(0) { $0 + db.changedRowCount(of: $1.name) }
-    }
-
-    /// Runs a set-based replay (which returns the rows it touched, or nil when the log's shape
-    /// needs the row-by-row one) in a savepoint. Rows swapping a unique value make a single
-    /// statement fail midway, and a reference to a row that is gone fails the check after it:
-    /// then it is rolled back and false returned, and the row-by-row replay, which orders the
-    /// rows and keeps such references, does the work.
-    private static func setBased(
-        _ db: Database, keeping references: ForeignKeys,
-        _ replay: () throws -> [String: Set<Int64>]?
-    ) throws -> Bool {
-        do {
-            return try db.savepoint {
-                guard let touched = try replay() else { return false }
-                try references.check(touched, db)
-                return true
-            }
-        } catch let error as SQLiteError where error.code.primary == .constraint {
-            return false
-        } catch is ReferencesBroken {
-            return false
-        }
+        try BarrierReplay(
+            db: db, tables: trackedTables.withLock { $0 },
+            foreignKeys: foreignKeys.withLock { $0 },
+            strategies: replayStrategies.withLock { $0 },
+            rowsWorthSuspendingCapture: rowsWorthSuspendingCapture
+        ).revert(barrier: id, inverted: inverted, inverse: inverse, engine: self)
     }
 
     /// Fills in which stack made each kept change. A kept value is the work of the most recent

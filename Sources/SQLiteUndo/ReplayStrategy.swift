@@ -1,0 +1,130 @@
+import SQLiteDatabase
+
+/// The ways an undo or redo replays a barrier, tried in this order; the first that applies does
+/// the work, and each gives the same result (`ReplayStrategyTests` runs the same histories with
+/// each one first and compares the tables and the events).
+///
+/// | strategy | applies when | records |
+/// | --- | --- | --- |
+/// | `exact` | updates and deletes only, every row and column still as the barrier left it, and no trigger writes a tracked row | nothing: the barrier's log, read inverted, is its inverse (the stack flips its entry) |
+/// | `setBased` | each table has one kind of change, each row once (an update: each column once), no row of a parent table is deleted, no unique value collides midway, no reference breaks, and no trigger writes a tracked row | the inverse, captured under the replay's barrier |
+/// | `rowByRow` | always: any order of inserts, updates, deletes and key changes; swaps and rotations of unique values and keys (a row parked out of the way); references kept; application triggers' writes set back (`SideEffectRepair`) | the inverse, captured |
+///
+/// A strategy that does not apply changes nothing: it gives up before writing, or inside a
+/// savepoint that takes its writes back.
+enum ReplayStrategy: CaseIterable, Sendable {
+    /// `BatchReplay.revertExactly` (BatchReplay+Exact.swift).
+    case exact
+    /// `BatchReplay.revert` (BatchReplay.swift).
+    case setBased
+    /// `Replayer` (Replayer.swift) and `SideEffectRepair` (SideEffectRepair.swift).
+    case rowByRow
+}
+
+/// One replay of one barrier by the strategies, in order.
+struct BarrierReplay {
+    let db: Database
+    let tables: [Int64: TrackedTable]
+    let foreignKeys: ForeignKeys
+    /// The strategies to try; the row-by-row one is tried last whether listed or not.
+    let strategies: [ReplayStrategy]
+    let rowsWorthSuspendingCapture: Int
+
+    /// What a replay did.
+    struct Reverted {
+        var affected: [String: Set<Int64>]
+        var conflicts: [UndoConflict]
+        /// True when everything was restored exactly and nothing else was written: the barrier's
+        /// own log, read inverted, is then the replay's inverse, and nothing was recorded.
+        var exact: Bool
+    }
+
+    /// Reverts the barrier `id` (its log read `inverted` or not); the strategies that record do
+    /// it under `inverse`, whose captured log becomes the inverse.
+    func revert(barrier id: Int64, inverted: Bool, inverse: Barrier, engine: UndoEngine) throws
+        -> Reverted
+    {
+        if strategies.contains(.exact) {
+            var exact = BatchReplay(
+                db: db, barrier: id, inverted: inverted, tables: tables,
+                rowsWorthSuspendingCapture: rowsWorthSuspendingCapture)
+            let restored = try UndoContext.$barrier.withValue(nil) {
+                try inSavepoint { try exact.revertExactly() ? exact.affectedRows : nil }
+            }
+            if restored {
+                return Reverted(affected: exact.affectedRows, conflicts: [], exact: true)
+            }
+        }
+        return try UndoContext.$barrier.withValue(inverse) {
+            if strategies.contains(.setBased) {
+                var batch = BatchReplay(db: db, barrier: id, inverted: inverted, tables: tables)
+                let parents = tables.values.filter { foreignKeys.isParent($0.name) }.map(\.id)
+                if try !batch.deletesRows(ofTables: parents),
+                    try inSavepoint({ try batch.revert() ? batch.affectedRows : nil })
+                {
+                    return Reverted(
+                        affected: batch.affectedRows, conflicts: batch.conflicts, exact: false)
+                }
+            }
+            return try rowByRow(barrier: id, inverted: inverted, inverse: inverse, engine: engine)
+        }
+    }
+
+    /// The row-by-row replay: a replay that would leave a reference to a row that is gone is
+    /// rolled back and done again keeping those references as they are.
+    private func rowByRow(barrier id: Int64, inverted: Bool, inverse: Barrier, engine: UndoEngine)
+        throws -> Reverted
+    {
+        let changes = try UndoLogSchema.netChanges(
+            ofRows: UndoLogSchema.filedRows(), [.integer(id)], inverted: inverted, db)
+        var keeping: Set<KeptColumn> = []
+        while true {
+            do {
+                return try db.savepoint {
+                    var replayer = Replayer(
+                        db: db, tables: tables, foreignKeys: foreignKeys, keeping: keeping)
+                    let changedBefore = changedRowCount()
+                    try replayer.revertAll(changes)
+                    if changedRowCount() - changedBefore != replayer.writes,
+                        let start = inverse.logStart(in: engine)
+                    {
+                        try SideEffectRepair(
+                            db: db, tables: tables, intended: replayer.intended,
+                            inverse: inverse.id, logStart: start
+                        ).run()
+                    }
+                    try foreignKeys.check(replayer.affectedRows, db)
+                    return Reverted(
+                        affected: replayer.affectedRows, conflicts: replayer.conflicts,
+                        exact: false)
+                }
+            } catch let broken as ReferencesBroken where !broken.columns.isSubset(of: keeping) {
+                keeping.formUnion(broken.columns)
+            }
+        }
+    }
+
+    /// How many rows of the tracked tables the open transaction changed so far (its statements
+    /// and their triggers): more than a replay's own statements wrote means triggers wrote too.
+    private func changedRowCount() -> Int {
+        tables.values.reduce(0) { $0 + db.changedRowCount(of: $1.name) }
+    }
+
+    /// Runs a set-based replay (which returns the rows it touched, or nil when the log's shape
+    /// needs another strategy) in a savepoint. Rows swapping a unique value make a single
+    /// statement fail midway, and a reference to a row that is gone fails the check after it:
+    /// then it is rolled back and false returned, and the next strategy does the work.
+    private func inSavepoint(_ replay: () throws -> [String: Set<Int64>]?) throws -> Bool {
+        do {
+            return try db.savepoint {
+                guard let touched = try replay() else { return false }
+                try foreignKeys.check(touched, db)
+                return true
+            }
+        } catch let error as SQLiteError where error.code.primary == .constraint {
+            return false
+        } catch is ReferencesBroken {
+            return false
+        }
+    }
+}
