@@ -1,12 +1,19 @@
 /// Named schema migrations, applied once each, in the order they were registered, and recorded
 /// in the database file.
 public struct Migrator: Sendable {
-    /// The table that records applied migrations.
+    /// The table that records an application's applied migrations.
     public static let recordTable = "sqlitedatabase_migrations"
+
+    /// The table this migrator records its migrations in: a library that keeps tables of its own
+    /// in an application's file (the undo engine's log) records them apart from the application's.
+    public let recordTable: String
 
     private var migrations: [(name: String, apply: @Sendable (Database) throws -> Void)] = []
 
-    public init() {}
+    /// A migrator recording its migrations in `recordTable`.
+    public init(recordTable: String = Migrator.recordTable) {
+        self.recordTable = recordTable
+    }
 
     /// Adds a migration; names must be unique and must never change once shipped.
     public mutating func registerMigration(
@@ -29,8 +36,8 @@ public struct Migrator: Sendable {
     /// Applies the pending migrations on a connection already inside a transaction.
     public func migrate(_ db: Database) throws {
         try db.execute(
-            "CREATE TABLE IF NOT EXISTS \(Self.recordTable) (name TEXT PRIMARY KEY NOT NULL)")
-        let applied = Set(try db.fetchAll(String.self, "SELECT name FROM \(Self.recordTable)"))
+            "CREATE TABLE IF NOT EXISTS \(recordTable) (name TEXT PRIMARY KEY NOT NULL)")
+        let applied = Set(try db.fetchAll(String.self, "SELECT name FROM \(recordTable)"))
         let unknown = applied.subtracting(migrationNames)
         guard unknown.isEmpty else {
             throw MigrationError.databaseIsNewer(unknownMigrations: unknown.sorted())
@@ -38,12 +45,15 @@ public struct Migrator: Sendable {
         for migration in migrations where !applied.contains(migration.name) {
             try migration.apply(db)
             try db.execute(
-                "INSERT INTO \(Self.recordTable)(name) VALUES (?)", [.text(migration.name)])
+                "INSERT INTO \(recordTable)(name) VALUES (?)", [.text(migration.name)])
         }
     }
 
-    /// Names of the migrations recorded in the database, in the order they were applied.
-    public static func appliedMigrations(_ db: Database) throws -> [String] {
+    /// Names of the migrations recorded in the database (in `recordTable`, the application's by
+    /// default), in the order they were applied.
+    public static func appliedMigrations(_ db: Database, recordTable: String = recordTable) throws
+        -> [String]
+    {
         let exists = try db.fetchOne(
             Int.self, "SELECT count(*) FROM sqlite_schema WHERE name = ?", [.text(recordTable)])
         guard exists == 1 else { return [] }

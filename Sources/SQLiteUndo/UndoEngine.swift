@@ -80,8 +80,7 @@ public final class UndoEngine: Sendable {
         do {
             try database.write { db in
                 db.add(writeTransactionObserver: recorder)
-                try UndoLogSchema.create(db)
-                try UndoLogSchema.upgrade(db)
+                try UndoLogSchema.migrator.migrate(db)
                 try installFunctions(db)
                 try installTriggers(db)
                 try UndoLogSchema.discardUnfinishedBarriers(db)

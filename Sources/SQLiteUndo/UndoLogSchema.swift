@@ -38,7 +38,22 @@ enum UndoLogSchema {
         case redo = 1
     }
 
-    static func create(_ db: Database) throws {
+    /// The table recording which of the log's migrations a file has had (apart from the
+    /// application's own, which `Migrator` records in `sqlitedatabase_migrations`).
+    static let migrations = "sqliteundo_migrations"
+
+    /// The log's schema as named migrations, applied once each, in order, and recorded in the
+    /// file. Files made before the log had migrations have some of them already: each step
+    /// checks what is there.
+    static var migrator: Migrator {
+        var migrator = Migrator(recordTable: migrations)
+        migrator.registerMigration("sqliteundo-1-tables", createTables)
+        migrator.registerMigration("sqliteundo-2-inverted", addInverted)
+        migrator.registerMigration("sqliteundo-3-spans", replaceBarrierIndexBySpans)
+        return migrator
+    }
+
+    private static func createTables(_ db: Database) throws {
         try db.execute(
             """
             CREATE TABLE IF NOT EXISTS \(tables) (
@@ -52,21 +67,21 @@ enum UndoLogSchema {
             CREATE TABLE IF NOT EXISTS \(barriers) (
                 id INTEGER PRIMARY KEY, stackId TEXT NOT NULL, list INTEGER NOT NULL,
                 position INTEGER NOT NULL, name TEXT NOT NULL, coalescingKey TEXT,
-                closedAt REAL NOT NULL, inverted INTEGER NOT NULL DEFAULT 0,
-                firstSeq INTEGER NOT NULL DEFAULT 0, lastSeq INTEGER NOT NULL DEFAULT 0);
+                closedAt REAL NOT NULL);
             """)
     }
 
-    /// Adds the columns a file made by an earlier version lacks, replaces its index on the log's
-    /// `barrier` by spans, and drops its index on the barriers' stacks (an entry is found by id;
-    /// a stack's entries are read once, when it opens).
-    static func upgrade(_ db: Database) throws {
-        let columns = try db.fetchAll(
-            String.self, "SELECT name FROM pragma_table_info(?)", [.text(barriers)])
-        if !columns.contains("inverted") {
-            try db.execute("ALTER TABLE \(barriers) ADD COLUMN inverted INTEGER NOT NULL DEFAULT 0")
-        }
-        if !columns.contains("firstSeq") {
+    /// Whether a barrier's log reads inverted (an undo that restored everything exactly flips it
+    /// instead of recording the replay).
+    private static func addInverted(_ db: Database) throws {
+        guard try !barrierColumns(db).contains("inverted") else { return }
+        try db.execute("ALTER TABLE \(barriers) ADD COLUMN inverted INTEGER NOT NULL DEFAULT 0")
+    }
+
+    /// Replaces the log's index on `barrier` by each barrier's span, and drops the index on the
+    /// barriers' stacks (an entry is found by id; a stack's entries are read once, when it opens).
+    private static func replaceBarrierIndexBySpans(_ db: Database) throws {
+        if try !barrierColumns(db).contains("firstSeq") {
             try db.execute(
                 """
                 ALTER TABLE \(barriers) ADD COLUMN firstSeq INTEGER NOT NULL DEFAULT 0;
@@ -78,6 +93,10 @@ enum UndoLogSchema {
         }
         try db.execute("DROP INDEX IF EXISTS \(log)_barrier")
         try db.execute("DROP INDEX IF EXISTS \(barriers)_stack")
+    }
+
+    private static func barrierColumns(_ db: Database) throws -> [String] {
+        try db.fetchAll(String.self, "SELECT name FROM pragma_table_info(?)", [.text(barriers)])
     }
 
     /// SQL for the log's highest `seq` (0 when it is empty): where the span of a barrier filed

@@ -51,3 +51,22 @@ import Testing
         #expect(try db.read { try Migrator.appliedMigrations($0) } == [])
     }
 }
+
+@Suite struct SeparateMigratorTests {
+    @Test func aLibrarysMigrationsAreRecordedApartFromTheApplications() throws {
+        let db = try DatabaseQueue()
+        var application = Migrator()
+        application.registerMigration("app-1") { try $0.execute("CREATE TABLE a(x)") }
+        var library = Migrator(recordTable: "library_migrations")
+        library.registerMigration("lib-1") { try $0.execute("CREATE TABLE b(x)") }
+        try library.migrate(db)
+        // Neither sees the other's migrations as written by a newer version.
+        try application.migrate(db)
+        try library.migrate(db)
+        try db.read { db throws in
+            #expect(try Migrator.appliedMigrations(db) == ["app-1"])
+            #expect(
+                try Migrator.appliedMigrations(db, recordTable: "library_migrations") == ["lib-1"])
+        }
+    }
+}

@@ -65,8 +65,8 @@ import Testing
         #expect(try fixture.rows() == [[1, "l123", nil, 0], [2, "r1", nil, 0]])
     }
 
-    /// A file written by an earlier version (an index on the log's `barrier` and one on the
-    /// barriers' stacks, no spans) keeps its history: spans are read from the log once, and the
+    /// A file written by an earlier version (no record of the log's migrations, an index on the
+    /// log's `barrier` and one on the barriers' stacks, no spans) keeps its history: spans are read from the log once, and the
     /// indexes are dropped.
     @Test func historyOfAFileWithoutSpansStaysUndoable() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -100,6 +100,7 @@ import Testing
             try old.write {
                 try $0.execute(
                     """
+                    DROP TABLE sqliteundo_migrations;
                     ALTER TABLE sqliteundo_barriers DROP COLUMN firstSeq;
                     ALTER TABLE sqliteundo_barriers DROP COLUMN lastSeq;
                     CREATE INDEX sqliteundo_log_barrier ON sqliteundo_log(barrier);
@@ -115,6 +116,11 @@ import Testing
                 "SELECT name FROM sqlite_schema WHERE type = 'index' AND name LIKE 'sqliteundo%'")
         }
         #expect(indexes.isEmpty)
+        let migrations = try db.read {
+            try Migrator.appliedMigrations($0, recordTable: "sqliteundo_migrations")
+        }
+        #expect(
+            migrations == ["sqliteundo-1-tables", "sqliteundo-2-inverted", "sqliteundo-3-spans"])
         let names = { try db.read { try $0.fetchAll(String.self, "SELECT name FROM items") } }
         let a = try engine.stack(id: "a")
         let b = try engine.stack(id: "b")
