@@ -104,10 +104,11 @@ struct Replayer {
 
     /// Reads every row the changes name, before any is written.
     private mutating func takeSnapshot(of changes: [NetChange]) throws {
-        for change in changes {
-            guard let table = tables[change.tableId],
-                let rowid = change.currentRowid ?? change.originalRowid
-            else { continue }
+        // A deleted row is read when it is restored: it is not there, unless someone re-created it.
+        for change in changes where change.kind != .delete {
+            guard let table = tables[change.tableId], let rowid = change.currentRowid else {
+                continue
+            }
             snapshot[RowKey(tableId: table.id, rowid: rowid)] = .some(try row(rowid, of: table))
             if change.kind == .update, change.originalRowid != rowid {
                 movedRows.insert(RowKey(tableId: table.id, rowid: rowid))

@@ -58,7 +58,7 @@ struct Article: Table {
         #expect(
             names == [
                 "sqliteundo_barriers", "sqliteundo_columns", "sqliteundo_log",
-                "sqliteundo_tables",
+                "sqliteundo_migrations", "sqliteundo_tables",
             ])
         let plan = try fixture.db.read {
             try $0.fetchAll(
