@@ -28,22 +28,36 @@ struct TrackedTable: Sendable {
     let id: Int64
     let name: String
     let columns: [Column]
-    /// The column that is an alias of the rowid (`INTEGER PRIMARY KEY`), if there is one.
+    /// The column that is an alias of the rowid (`INTEGER PRIMARY KEY`). Never nil: a table
+    /// without one is refused, since `VACUUM` may renumber its rows (optional only while the
+    /// replay still has branches for such tables).
     let rowidAlias: String?
     /// The column lists of the table's unique indexes (not partial, no expressions): the keys on
     /// which `OR REPLACE` may delete another row.
     let uniqueKeys: [[String]]
 
-    /// Reads the table's real columns and gives each a slot (new columns get new slots).
-    /// - Throws: `UndoError` for a missing table, a `WITHOUT ROWID` table, or too many columns.
-    static func load(name: String, _ db: Database) throws -> TrackedTable {
-        let info = try db.fetchOne(
-            Row.self, "SELECT type, wr FROM pragma_table_list WHERE schema = 'main' AND name = ?",
-            [.text(name)])
-        guard let info, try info.decode("type", as: String.self) == "table" else {
-            throw UndoError.unknownTable(name)
+    /// Prefix of the engine's own tables, which it never tracks.
+    static let reservedPrefix = "sqliteundo_"
+
+    /// Reads the table's real columns and gives each a slot (new columns get new slots). `name`
+    /// matches the table's name case-insensitively, as in SQL.
+    /// - Throws: `UndoError` for one of the engine's own tables, a missing table, a `WITHOUT
+    ///   ROWID` table, a table without a rowid alias, or too many columns.
+    static func load(name given: String, _ db: Database) throws -> TrackedTable {
+        guard !given.lowercased().hasPrefix(reservedPrefix) else {
+            throw UndoError.engineTable(given)
         }
+        let info = try db.fetchOne(
+            Row.self,
+            "SELECT name, type, wr FROM pragma_table_list "
+                + "WHERE schema = 'main' AND name = ? COLLATE NOCASE",
+            [.text(given)])
+        guard let info, try info.decode("type", as: String.self) == "table" else {
+            throw UndoError.unknownTable(given)
+        }
+        let name: String = try info.decode("name")
         guard try info.decode("wr", as: Int.self) == 0 else { throw UndoError.withoutRowid(name) }
+        guard let alias = try rowidAlias(of: name, db) else { throw UndoError.noRowidAlias(name) }
 
         try db.execute(
             "INSERT OR IGNORE INTO \(UndoLogSchema.tables)(name) VALUES (?)", [.text(name)])
@@ -74,15 +88,24 @@ struct TrackedTable: Sendable {
             columns.append(
                 Column(name: column, slot: slot, isTypeless: Column.isTypeless(declaredType: type)))
         }
-        let keys = stored.filter { (try? $0.decode("pk", as: Int.self)) ?? 0 > 0 }
-        var alias: String?
-        if keys.count == 1, (try keys[0].decode("type", as: String.self)).uppercased() == "INTEGER"
-        {
-            alias = try keys[0].decode("name", as: String.self)
-        }
         return TrackedTable(
             id: id, name: name, columns: columns, rowidAlias: alias,
             uniqueKeys: try uniqueKeys(of: name, db))
+    }
+
+    /// The column aliasing the table's rowid, or nil: only a primary key of one column declared
+    /// exactly `INTEGER` is one, and not when SQLite gave the key an index of its own (`INTEGER
+    /// PRIMARY KEY DESC` as a column constraint, a documented quirk).
+    private static func rowidAlias(of table: String, _ db: Database) throws -> String? {
+        let keys = try db.fetchAll(
+            Row.self, "SELECT name, type FROM pragma_table_info(?) WHERE pk > 0", [.text(table)])
+        guard keys.count == 1, try keys[0].decode("type", as: String.self).uppercased() == "INTEGER"
+        else { return nil }
+        let keyIndexes = try db.fetchOne(
+            Int.self, "SELECT count(*) FROM pragma_index_list(?) WHERE origin = 'pk'",
+            [.text(table)])
+        guard keyIndexes == 0 else { return nil }
+        return try keys[0].decode("name", as: String.self)
     }
 
     private static func uniqueKeys(of table: String, _ db: Database) throws -> [[String]] {

@@ -48,8 +48,11 @@ public final class UndoEngine: Sendable {
     public static func isReplaying() -> String { "\"sqliteundo_isReplaying\"()" }
 
     /// Tracks the tables of the given types.
-    /// - Throws: `UndoError` for an unknown or `WITHOUT ROWID` table, or when the database already
-    ///   has an engine; `SQLiteError` when the log cannot be created.
+    /// A table is matched by name case-insensitively, as in SQL, and tracked once however often
+    /// it is named.
+    /// - Throws: `UndoError` for an unknown or `WITHOUT ROWID` table, a table without an `INTEGER
+    ///   PRIMARY KEY`, one of the engine's own tables, or when the database already has an
+    ///   engine; `SQLiteError` when the log cannot be created. Nothing is changed then.
     public convenience init(for database: any DatabaseWriter, tables: any Table.Type...) throws {
         try self.init(for: database, tableNames: tables.map { $0.tableName })
     }
@@ -166,7 +169,12 @@ public final class UndoEngine: Sendable {
     }
 
     private func installTriggers(_ db: Database) throws {
-        let tables = try tableNames.map { try TrackedTable.load(name: $0, db) }
+        var tables: [TrackedTable] = []
+        for name in tableNames {
+            let table = try TrackedTable.load(name: name, db)
+            // A table named twice (in any case) is tracked once.
+            if !tables.contains(where: { $0.id == table.id }) { tables.append(table) }
+        }
         let slots = tables.map(\.slotCount).max() ?? 0
         try UndoLogSchema.ensureSlots(slots, db)
         try db.execute(TrackedTable.createPendingTableSQL(slots: try UndoLogSchema.slotCount(db)))

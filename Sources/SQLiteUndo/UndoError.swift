@@ -4,6 +4,11 @@ public enum UndoError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownTable(String)
     /// A `WITHOUT ROWID` table cannot be tracked (rows are identified by rowid).
     case withoutRowid(String)
+    /// The table has no `INTEGER PRIMARY KEY` column aliasing its rowid, so `VACUUM` may
+    /// renumber its rows and history would point at the wrong ones.
+    case noRowidAlias(String)
+    /// The table is one of the engine's own (`sqliteundo_…`), which record the history.
+    case engineTable(String)
     /// The table has more columns than the log's 62-bit column mask can describe.
     case tooManyColumns(String)
     /// The database already has an undo engine; share that one.
@@ -19,6 +24,13 @@ public enum UndoError: Error, Sendable, Equatable, CustomStringConvertible {
             return "cannot track table \(name): no such table"
         case .withoutRowid(let name):
             return "cannot track table \(name): WITHOUT ROWID tables are not supported"
+        case .noRowidAlias(let name):
+            return "cannot track table \(name): it has no INTEGER PRIMARY KEY column, so VACUUM "
+                + "may renumber its rows and undo would change the wrong ones; declare one "
+                + "(id INTEGER PRIMARY KEY)"
+        case .engineTable(let name):
+            return "cannot track table \(name): names starting with sqliteundo_ are the undo "
+                + "engine's own tables; nothing was changed"
         case .tooManyColumns(let name):
             return "cannot track table \(name): more than 62 columns"
         case .engineAlreadyInstalled:
