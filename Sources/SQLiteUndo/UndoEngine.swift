@@ -40,6 +40,10 @@ public final class UndoEngine: Sendable {
     /// `WHEN` clause just called it: no task-local lookup and no bookkeeping, once per log row.
     static let capturingBarrierFunction = "\"sqliteundo_capturingBarrier\"()"
 
+    /// The name of the function telling whether a value is the real -0.0: SQL's `IS` finds it
+    /// equal to 0.0, and SQLite prints both as 0.0 and divides neither.
+    static let negativeZeroFunction = "sqliteundo_isNegativeZero"
+
     /// The lockstep feed an exact replay restores values through (see `BatchReplay`).
     static let restoreFunction = "sqliteundo_restore"
 
@@ -161,6 +165,12 @@ public final class UndoEngine: Sendable {
         }
         try db.createFunction("sqliteundo_capturingBarrier", argumentCount: 0) { _ in
             .integer(capturing.id)
+        }
+        try db.createFunction(Self.negativeZeroFunction, argumentCount: 1, deterministic: true) {
+            guard case .real(let value) = $0.first, value == 0, value.sign == .minus else {
+                return .integer(0)
+            }
+            return .integer(1)
         }
         try db.createFunction("sqliteundo_isReplaying", argumentCount: 0) { _ in
             .integer(UndoContext.isReplaying ? 1 : 0)
