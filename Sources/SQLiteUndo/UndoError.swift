@@ -1,5 +1,7 @@
+import SQLiteDatabase
+
 /// Errors of the undo engine; each says what to do about it.
-public enum UndoError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum UndoError: Error, Sendable, Equatable, CustomStringConvertible, WrapsSQLiteError {
     /// A table given to the engine does not exist.
     case unknownTable(String)
     /// A `WITHOUT ROWID` table cannot be tracked (rows are identified by rowid).
@@ -14,7 +16,9 @@ public enum UndoError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The database already has an undo engine; share that one.
     case engineAlreadyInstalled
     /// Replaying a barrier failed; everything was rolled back and the stack is unchanged.
-    case replayFailed(barrier: String, reason: String)
+    /// `underlying` is the SQLite error that made it fail, if one did: `catch SQLiteError.busy`
+    /// matches it.
+    case replayFailed(barrier: String, reason: String, underlying: SQLiteError? = nil)
     /// A check of the `UndoDiagnostics` trait failed after a replay.
     case diagnosticFailed(String)
 
@@ -35,10 +39,16 @@ public enum UndoError: Error, Sendable, Equatable, CustomStringConvertible {
             return "cannot track table \(name): more than 62 columns"
         case .engineAlreadyInstalled:
             return "this database already has an undo engine; use that engine's stacks"
-        case .replayFailed(let barrier, let reason):
+        case .replayFailed(let barrier, let reason, _):
             return "could not replay \"\(barrier)\": \(reason); nothing was changed"
         case .diagnosticFailed(let problem):
             return "undo diagnostics: \(problem)"
         }
+    }
+
+    /// The SQLite error a failed replay came from, or nil.
+    public var sqliteError: SQLiteError? {
+        guard case .replayFailed(_, _, let underlying) = self else { return nil }
+        return underlying
     }
 }
