@@ -6,11 +6,18 @@ struct TrackedTable: Sendable {
     struct Column: Sendable {
         let name: String
         let slot: Int
+        /// The type the column was declared with, as written.
+        let declaredType: String
         /// Declared without a type (or as BLOB): the one affinity under which two values can
         /// compare equal yet differ in storage class (1 and 1.0). Any other affinity converts a
         /// value before it is stored (and before a BEFORE trigger sees it as NEW), so equal
         /// values there are identical.
-        let isTypeless: Bool
+        var isTypeless: Bool { Self.isTypeless(declaredType: declaredType) }
+
+        /// The column as `ColumnRenames` compares it.
+        var described: ColumnRenames.Described {
+            ColumnRenames.Described(name: name, declaredType: declaredType)
+        }
 
         /// Whether SQLite gives a column declared as `type` no affinity (the rules of "Determination
         /// Of Column Affinity": the INTEGER and TEXT rules come first), or stores its values as
@@ -39,11 +46,14 @@ struct TrackedTable: Sendable {
     /// Prefix of the engine's own tables, which it never tracks.
     static let reservedPrefix = "sqliteundo_"
 
-    /// Reads the table's real columns and gives each a slot (new columns get new slots). `name`
-    /// matches the table's name case-insensitively, as in SQL.
+    /// Reads the table's real columns and gives each a slot (`ColumnSlots`): a column renamed since
+    /// `previous` (the tables as the engine knew them) keeps its slot. `name` matches the table's
+    /// name case-insensitively, as in SQL.
     /// - Throws: `UndoError` for one of the engine's own tables, a missing table, a `WITHOUT
     ///   ROWID` table, a table without a rowid alias, or too many columns.
-    static func load(name given: String, _ db: Database) throws -> TrackedTable {
+    static func load(
+        name given: String, previous: [Int64: TrackedTable] = [:], _ db: Database
+    ) throws -> TrackedTable {
         guard !given.lowercased().hasPrefix(reservedPrefix) else {
             throw UndoError.engineTable(given)
         }
@@ -67,26 +77,16 @@ struct TrackedTable: Sendable {
             ?? 0
 
         let described = try db.fetchAll(
-            Row.self, "SELECT name, type, pk, hidden FROM pragma_table_xinfo(?)", [.text(name)])
-        let stored = described.filter { (try? $0.decode("hidden", as: Int.self)) == 0 }
-        var columns: [Column] = []
-        for row in stored {
-            let column: String = try row.decode("name")
-            let type: String = try row.decode("type")
-            try db.execute(
-                """
-                INSERT OR IGNORE INTO \(UndoLogSchema.columns)(tableId, name, slot)
-                VALUES (?1, ?2, (SELECT coalesce(max(slot) + 1, 0) FROM \(UndoLogSchema.columns)
-                                 WHERE tableId = ?1))
-                """, [.integer(id), .text(column)])
-            let slot =
-                try db.fetchOne(
-                    Int.self,
-                    "SELECT slot FROM \(UndoLogSchema.columns) WHERE tableId = ? AND name = ?",
-                    [.integer(id), .text(column)]) ?? 0
-            guard slot < 62 else { throw UndoError.tooManyColumns(name) }
-            columns.append(
-                Column(name: column, slot: slot, isTypeless: Column.isTypeless(declaredType: type)))
+            Row.self, "SELECT name, type, hidden FROM pragma_table_xinfo(?)", [.text(name)])
+        let stored = try described.filter { (try? $0.decode("hidden", as: Int.self)) == 0 }.map {
+            ColumnRenames.Described(
+                name: try $0.decode("name"), declaredType: try $0.decode("type"))
+        }
+        let slots = try ColumnSlots.assign(
+            table: name, id: id, columns: stored,
+            previous: previous[id]?.columns.map(\.described), db)
+        let columns = zip(stored, slots).map { column, slot in
+            Column(name: column.name, slot: slot, declaredType: column.declaredType)
         }
         return TrackedTable(
             id: id, name: name, columns: columns, rowidAlias: alias,

@@ -142,9 +142,39 @@ public final class UndoEngine: Sendable {
     }
 
     /// Rebuilds the capture triggers from the tables' current columns: call it after a migration
-    /// changed a tracked table. History recorded before stays undoable.
+    /// added or renamed a column of a tracked table (`migrate(_:)` does both in one). History
+    /// recorded before stays undoable; a renamed column is recognised as `migrate(_:)` tells.
     public func refresh() throws {
         try database.write { db in try installTriggers(db) }
+    }
+
+    /// Runs a migration of the tracked tables with the engine installed, in one write
+    /// transaction: the capture triggers (which name every column, so SQLite refuses to drop
+    /// one while they exist) are dropped, `body` runs, and they are rebuilt from the tables' real
+    /// columns. All or nothing: if `body` or the rebuild throws, the schema, the data and the
+    /// triggers are as before.
+    ///
+    /// ```swift
+    /// try engine.migrate { db in try migrator.migrate(db) }
+    /// ```
+    ///
+    /// Older history still undoes: a dropped column's history restores nothing for it (the other
+    /// columns it changed are restored); an added column has no older history; a renamed column
+    /// keeps its history, which undoes into it under its new name. A rename is recognised by the
+    /// column keeping its place among its neighbours and its declared type (`ADD COLUMN` only
+    /// appends, `DROP COLUMN` removes): so dropping the last column and adding one of the same
+    /// type in one migration reads as renaming it. A slot of the log freed by dropped columns is
+    /// reused once no history refers to it, so a table can be migrated any number of times.
+    /// - Throws: what `body` throws; `UndoError` when a tracked table is gone or renamed (a
+    ///   renamed table is not followed), or cannot be tracked any more; `SQLiteError`.
+    public func migrate(_ body: (Database) throws -> Void) throws {
+        try database.write { db in
+            for table in trackedTables.withLock({ Array($0.values) }) {
+                try db.execute(table.dropTriggersSQL)
+            }
+            try body(db)
+            try installTriggers(db)
+        }
     }
 
     // MARK: Installation
@@ -179,9 +209,10 @@ public final class UndoEngine: Sendable {
     }
 
     private func installTriggers(_ db: Database) throws {
+        let previous = trackedTables.withLock { $0 }
         var tables: [TrackedTable] = []
         for name in tableNames {
-            let table = try TrackedTable.load(name: name, db)
+            let table = try TrackedTable.load(name: name, previous: previous, db)
             // A table named twice (in any case) is tracked once.
             if !tables.contains(where: { $0.id == table.id }) { tables.append(table) }
         }
