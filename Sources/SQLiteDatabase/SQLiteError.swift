@@ -26,15 +26,16 @@ public struct ResultCode: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let misuse = ResultCode(rawValue: SQLITE_MISUSE)
     public static let notADatabase = ResultCode(rawValue: SQLITE_NOTADB)
 
-    /// Matches an error whose primary or extended code is this one.
+    /// Matches an error whose primary or extended code is this one: an `SQLiteError`, or an
+    /// error that wraps one (`WrapsSQLiteError`).
     public static func ~= (pattern: ResultCode, error: any Error) -> Bool {
-        guard let error = error as? SQLiteError else { return false }
+        guard let error = SQLiteError(unwrapping: error) else { return false }
         return error.code == pattern || error.code.primary == pattern
     }
 }
 
 /// An error reported by SQLite: its result code, its message and the statement that failed.
-public struct SQLiteError: Error, Sendable, CustomStringConvertible {
+public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The extended result code.
     public let code: ResultCode
     /// SQLite's own message (`sqlite3_errmsg`), or ours for errors raised by this layer.
@@ -46,6 +47,17 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
         self.code = code
         self.message = message
         self.sql = sql
+    }
+
+    /// The SQLite error `error` is, or the one it wraps (`WrapsSQLiteError`); nil for others.
+    public init?(unwrapping error: any Error) {
+        if let error = error as? SQLiteError {
+            self = error
+        } else if let wrapped = (error as? any WrapsSQLiteError)?.sqliteError {
+            self = wrapped
+        } else {
+            return nil
+        }
     }
 
     public var description: String {
@@ -61,4 +73,11 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
     public static let constraint = ResultCode.constraint
     public static let misuse = ResultCode.misuse
     public static let notADatabase = ResultCode.notADatabase
+}
+
+/// An error of a higher layer that keeps the SQLite error it comes from, so that
+/// `catch SQLiteError.busy` (and every other `ResultCode` pattern) still matches it.
+public protocol WrapsSQLiteError: Error {
+    /// The SQLite error underneath, or nil when it did not come from SQLite.
+    var sqliteError: SQLiteError? { get }
 }

@@ -138,7 +138,8 @@ enum BarrierID {
 /// It registers when `body` returns (and clears the stack's redo list): until then `undo()`
 /// passes it by, and a later transaction of `body` adds to it. Nested barriers: a write belongs to
 /// the innermost. A barrier that wrote nothing is not registered; if `body` throws, nothing is
-/// recorded and the error is rethrown.
+/// recorded and the error is rethrown. Inside `withUndoDisabled`, `body` just runs: nothing is
+/// recorded or registered.
 /// - Parameters:
 ///   - name: the action's name, shown as "Undo <name>".
 ///   - coalescing: a key; a barrier with the same name and key right after the previous one (see
@@ -147,6 +148,7 @@ enum BarrierID {
 public func undoable<R>(
     _ name: String, coalescing: String? = nil, _ body: () throws -> R
 ) throws -> R {
+    if UndoContext.isDisabled { return try body() }
     let barrier = Barrier(name: name, coalescingKey: coalescing)
     let result: R
     do {
@@ -166,6 +168,7 @@ public func undoable<R>(
     _ name: String, coalescing: String? = nil, isolation: isolated (any Actor)? = #isolation,
     _ body: () async throws -> R
 ) async throws -> R {
+    if UndoContext.isDisabled { return try await body() }
     let barrier = Barrier(name: name, coalescingKey: coalescing)
     let result: R
     do {

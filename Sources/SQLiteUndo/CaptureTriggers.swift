@@ -64,12 +64,17 @@ extension TrackedTable {
     }
 
     /// SQL true when the update changes the column: its value, or (typeless columns only, see
-    /// `Column.isTypeless`) its storage class.
+    /// `Column.isTypeless`) its storage class or the sign of a real zero. Only a typeless column
+    /// can hold -0.0: REAL affinity stores it as the integer 0 (read back as 0.0, and converted
+    /// before a BEFORE trigger sees it), and INTEGER, NUMERIC and TEXT affinity convert it too.
+    /// The sign is compared last, only for equal zeros, so other updates pay nothing for it.
     private func changed(_ column: Column) -> String {
         let name = column.name.quotedIdentifier
         let value = "OLD.\(name) IS NOT NEW.\(name) COLLATE BINARY"
         guard column.isTypeless else { return "(\(value))" }
-        return "(\(value) OR typeof(OLD.\(name)) IS NOT typeof(NEW.\(name)))"
+        let negativeZero = { (row: String) in "\(UndoEngine.negativeZeroFunction)(\(row).\(name))" }
+        return "(\(value) OR typeof(OLD.\(name)) IS NOT typeof(NEW.\(name)) "
+            + "OR (NEW.\(name) = 0 AND \(negativeZero("OLD")) IS NOT \(negativeZero("NEW"))))"
     }
 
     private func slots(_ prefix: String) -> String {

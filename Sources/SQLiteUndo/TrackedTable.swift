@@ -6,11 +6,18 @@ struct TrackedTable: Sendable {
     struct Column: Sendable {
         let name: String
         let slot: Int
+        /// The type the column was declared with, as written.
+        let declaredType: String
         /// Declared without a type (or as BLOB): the one affinity under which two values can
         /// compare equal yet differ in storage class (1 and 1.0). Any other affinity converts a
         /// value before it is stored (and before a BEFORE trigger sees it as NEW), so equal
         /// values there are identical.
-        let isTypeless: Bool
+        var isTypeless: Bool { Self.isTypeless(declaredType: declaredType) }
+
+        /// The column as `ColumnRenames` compares it.
+        var described: ColumnRenames.Described {
+            ColumnRenames.Described(name: name, declaredType: declaredType)
+        }
 
         /// Whether SQLite gives a column declared as `type` no affinity (the rules of "Determination
         /// Of Column Affinity": the INTEGER and TEXT rules come first), or stores its values as
@@ -28,22 +35,39 @@ struct TrackedTable: Sendable {
     let id: Int64
     let name: String
     let columns: [Column]
-    /// The column that is an alias of the rowid (`INTEGER PRIMARY KEY`), if there is one.
+    /// The column that is an alias of the rowid (`INTEGER PRIMARY KEY`). Never nil: a table
+    /// without one is refused, since `VACUUM` may renumber its rows (optional only while the
+    /// replay still has branches for such tables).
     let rowidAlias: String?
     /// The column lists of the table's unique indexes (not partial, no expressions): the keys on
     /// which `OR REPLACE` may delete another row.
     let uniqueKeys: [[String]]
 
-    /// Reads the table's real columns and gives each a slot (new columns get new slots).
-    /// - Throws: `UndoError` for a missing table, a `WITHOUT ROWID` table, or too many columns.
-    static func load(name: String, _ db: Database) throws -> TrackedTable {
-        let info = try db.fetchOne(
-            Row.self, "SELECT type, wr FROM pragma_table_list WHERE schema = 'main' AND name = ?",
-            [.text(name)])
-        guard let info, try info.decode("type", as: String.self) == "table" else {
-            throw UndoError.unknownTable(name)
+    /// Prefix of the engine's own tables, which it never tracks.
+    static let reservedPrefix = "sqliteundo_"
+
+    /// Reads the table's real columns and gives each a slot (`ColumnSlots`): a column renamed since
+    /// `previous` (the tables as the engine knew them) keeps its slot. `name` matches the table's
+    /// name case-insensitively, as in SQL.
+    /// - Throws: `UndoError` for one of the engine's own tables, a missing table, a `WITHOUT
+    ///   ROWID` table, a table without a rowid alias, or too many columns.
+    static func load(
+        name given: String, previous: [Int64: TrackedTable] = [:], _ db: Database
+    ) throws -> TrackedTable {
+        guard !given.lowercased().hasPrefix(reservedPrefix) else {
+            throw UndoError.engineTable(given)
         }
+        let info = try db.fetchOne(
+            Row.self,
+            "SELECT name, type, wr FROM pragma_table_list "
+                + "WHERE schema = 'main' AND name = ? COLLATE NOCASE",
+            [.text(given)])
+        guard let info, try info.decode("type", as: String.self) == "table" else {
+            throw UndoError.unknownTable(given)
+        }
+        let name: String = try info.decode("name")
         guard try info.decode("wr", as: Int.self) == 0 else { throw UndoError.withoutRowid(name) }
+        guard let alias = try rowidAlias(of: name, db) else { throw UndoError.noRowidAlias(name) }
 
         try db.execute(
             "INSERT OR IGNORE INTO \(UndoLogSchema.tables)(name) VALUES (?)", [.text(name)])
@@ -53,36 +77,35 @@ struct TrackedTable: Sendable {
             ?? 0
 
         let described = try db.fetchAll(
-            Row.self, "SELECT name, type, pk, hidden FROM pragma_table_xinfo(?)", [.text(name)])
-        let stored = described.filter { (try? $0.decode("hidden", as: Int.self)) == 0 }
-        var columns: [Column] = []
-        for row in stored {
-            let column: String = try row.decode("name")
-            let type: String = try row.decode("type")
-            try db.execute(
-                """
-                INSERT OR IGNORE INTO \(UndoLogSchema.columns)(tableId, name, slot)
-                VALUES (?1, ?2, (SELECT coalesce(max(slot) + 1, 0) FROM \(UndoLogSchema.columns)
-                                 WHERE tableId = ?1))
-                """, [.integer(id), .text(column)])
-            let slot =
-                try db.fetchOne(
-                    Int.self,
-                    "SELECT slot FROM \(UndoLogSchema.columns) WHERE tableId = ? AND name = ?",
-                    [.integer(id), .text(column)]) ?? 0
-            guard slot < 62 else { throw UndoError.tooManyColumns(name) }
-            columns.append(
-                Column(name: column, slot: slot, isTypeless: Column.isTypeless(declaredType: type)))
+            Row.self, "SELECT name, type, hidden FROM pragma_table_xinfo(?)", [.text(name)])
+        let stored = try described.filter { (try? $0.decode("hidden", as: Int.self)) == 0 }.map {
+            ColumnRenames.Described(
+                name: try $0.decode("name"), declaredType: try $0.decode("type"))
         }
-        let keys = stored.filter { (try? $0.decode("pk", as: Int.self)) ?? 0 > 0 }
-        var alias: String?
-        if keys.count == 1, (try keys[0].decode("type", as: String.self)).uppercased() == "INTEGER"
-        {
-            alias = try keys[0].decode("name", as: String.self)
+        let slots = try ColumnSlots.assign(
+            table: name, id: id, columns: stored,
+            previous: previous[id]?.columns.map(\.described), db)
+        let columns = zip(stored, slots).map { column, slot in
+            Column(name: column.name, slot: slot, declaredType: column.declaredType)
         }
         return TrackedTable(
             id: id, name: name, columns: columns, rowidAlias: alias,
             uniqueKeys: try uniqueKeys(of: name, db))
+    }
+
+    /// The column aliasing the table's rowid, or nil: only a primary key of one column declared
+    /// exactly `INTEGER` is one, and not when SQLite gave the key an index of its own (`INTEGER
+    /// PRIMARY KEY DESC` as a column constraint, a documented quirk).
+    private static func rowidAlias(of table: String, _ db: Database) throws -> String? {
+        let keys = try db.fetchAll(
+            Row.self, "SELECT name, type FROM pragma_table_info(?) WHERE pk > 0", [.text(table)])
+        guard keys.count == 1, try keys[0].decode("type", as: String.self).uppercased() == "INTEGER"
+        else { return nil }
+        let keyIndexes = try db.fetchOne(
+            Int.self, "SELECT count(*) FROM pragma_index_list(?) WHERE origin = 'pk'",
+            [.text(table)])
+        guard keyIndexes == 0 else { return nil }
+        return try keys[0].decode("name", as: String.self)
     }
 
     private static func uniqueKeys(of table: String, _ db: Database) throws -> [[String]] {

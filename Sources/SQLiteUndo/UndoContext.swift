@@ -10,6 +10,8 @@ enum UndoContext {
     @TaskLocal static var isReplaying = false
     /// The stack set by `withUndoStack`, or nil for each engine's default stack.
     @TaskLocal static var stack: UndoStack?
+    /// True inside `withUndoDisabled`: a barrier opened there records nothing.
+    @TaskLocal static var isDisabled = false
 }
 
 /// Runs `operation` with `stack` as the stack that barriers changing something inside it
@@ -27,14 +29,21 @@ public func withUndoStack<R>(
 }
 
 /// Runs `operation` with undo recording off: its writes are applied but recorded nowhere, even
-/// inside a barrier.
+/// inside a barrier, and an `undoable` block inside it records and registers nothing.
 public func withUndoDisabled<R>(_ operation: () throws -> R) rethrows -> R {
-    try UndoContext.$barrier.withValue(nil, operation: operation)
+    try UndoContext.$isDisabled.withValue(true) {
+        try UndoContext.$barrier.withValue(nil, operation: operation)
+    }
 }
 
 /// Async form of `withUndoDisabled(_:)`.
 public func withUndoDisabled<R>(
     isolation: isolated (any Actor)? = #isolation, _ operation: () async throws -> R
 ) async rethrows -> R {
-    try await UndoContext.$barrier.withValue(nil, operation: operation, isolation: isolation)
+    try await UndoContext.$isDisabled.withValue(
+        true,
+        operation: {
+            try await UndoContext.$barrier.withValue(
+                nil, operation: operation, isolation: isolation)
+        }, isolation: isolation)
 }

@@ -45,6 +45,10 @@ public final class UndoEngine: Sendable {
     /// `WHEN` clause just called it: no task-local lookup and no bookkeeping, once per log row.
     static let capturingBarrierFunction = "\"sqliteundo_capturingBarrier\"()"
 
+    /// The name of the function telling whether a value is the real -0.0: SQL's `IS` finds it
+    /// equal to 0.0, and SQLite prints both as 0.0 and divides neither.
+    static let negativeZeroFunction = "sqliteundo_isNegativeZero"
+
     /// The lockstep feed an exact replay restores values through (see `BatchReplay`).
     static let restoreFunction = "sqliteundo_restore"
 
@@ -53,8 +57,11 @@ public final class UndoEngine: Sendable {
     public static func isReplaying() -> String { "\"sqliteundo_isReplaying\"()" }
 
     /// Tracks the tables of the given types.
-    /// - Throws: `UndoError` for an unknown or `WITHOUT ROWID` table, or when the database already
-    ///   has an engine; `SQLiteError` when the log cannot be created.
+    /// A table is matched by name case-insensitively, as in SQL, and tracked once however often
+    /// it is named.
+    /// - Throws: `UndoError` for an unknown or `WITHOUT ROWID` table, a table without an `INTEGER
+    ///   PRIMARY KEY`, one of the engine's own tables, or when the database already has an
+    ///   engine; `SQLiteError` when the log cannot be created. Nothing is changed then.
     public convenience init(for database: any DatabaseWriter, tables: any Table.Type...) throws {
         try self.init(for: database, tableNames: tables.map { $0.tableName })
     }
@@ -146,9 +153,39 @@ public final class UndoEngine: Sendable {
     }
 
     /// Rebuilds the capture triggers from the tables' current columns: call it after a migration
-    /// changed a tracked table. History recorded before stays undoable.
+    /// added or renamed a column of a tracked table (`migrate(_:)` does both in one). History
+    /// recorded before stays undoable; a renamed column is recognised as `migrate(_:)` tells.
     public func refresh() throws {
         try database.write { db in try installTriggers(db) }
+    }
+
+    /// Runs a migration of the tracked tables with the engine installed, in one write
+    /// transaction: the capture triggers (which name every column, so SQLite refuses to drop
+    /// one while they exist) are dropped, `body` runs, and they are rebuilt from the tables' real
+    /// columns. All or nothing: if `body` or the rebuild throws, the schema, the data and the
+    /// triggers are as before.
+    ///
+    /// ```swift
+    /// try engine.migrate { db in try migrator.migrate(db) }
+    /// ```
+    ///
+    /// Older history still undoes: a dropped column's history restores nothing for it (the other
+    /// columns it changed are restored); an added column has no older history; a renamed column
+    /// keeps its history, which undoes into it under its new name. A rename is recognised by the
+    /// column keeping its place among its neighbours and its declared type (`ADD COLUMN` only
+    /// appends, `DROP COLUMN` removes): so dropping the last column and adding one of the same
+    /// type in one migration reads as renaming it. A slot of the log freed by dropped columns is
+    /// reused once no history refers to it, so a table can be migrated any number of times.
+    /// - Throws: what `body` throws; `UndoError` when a tracked table is gone or renamed (a
+    ///   renamed table is not followed), or cannot be tracked any more; `SQLiteError`.
+    public func migrate(_ body: (Database) throws -> Void) throws {
+        try database.write { db in
+            for table in trackedTables.withLock({ Array($0.values) }) {
+                try db.execute(table.dropTriggersSQL)
+            }
+            try body(db)
+            try installTriggers(db)
+        }
     }
 
     // MARK: Installation
@@ -170,6 +207,12 @@ public final class UndoEngine: Sendable {
         try db.createFunction("sqliteundo_capturingBarrier", argumentCount: 0) { _ in
             .integer(capturing.id)
         }
+        try db.createFunction(Self.negativeZeroFunction, argumentCount: 1, deterministic: true) {
+            guard case .real(let value) = $0.first, value == 0, value.sign == .minus else {
+                return .integer(0)
+            }
+            return .integer(1)
+        }
         try db.createFunction("sqliteundo_isReplaying", argumentCount: 0) { _ in
             .integer(UndoContext.isReplaying ? 1 : 0)
         }
@@ -177,7 +220,13 @@ public final class UndoEngine: Sendable {
     }
 
     private func installTriggers(_ db: Database) throws {
-        let tables = try tableNames.map { try TrackedTable.load(name: $0, db) }
+        let previous = trackedTables.withLock { $0 }
+        var tables: [TrackedTable] = []
+        for name in tableNames {
+            let table = try TrackedTable.load(name: name, previous: previous, db)
+            // A table named twice (in any case) is tracked once.
+            if !tables.contains(where: { $0.id == table.id }) { tables.append(table) }
+        }
         let slots = tables.map(\.slotCount).max() ?? 0
         try UndoLogSchema.ensureSlots(slots, db)
         try db.execute(TrackedTable.createPendingTableSQL(slots: try UndoLogSchema.slotCount(db)))

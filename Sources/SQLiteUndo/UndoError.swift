@@ -1,15 +1,24 @@
+import SQLiteDatabase
+
 /// Errors of the undo engine; each says what to do about it.
-public enum UndoError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum UndoError: Error, Sendable, Equatable, CustomStringConvertible, WrapsSQLiteError {
     /// A table given to the engine does not exist.
     case unknownTable(String)
     /// A `WITHOUT ROWID` table cannot be tracked (rows are identified by rowid).
     case withoutRowid(String)
+    /// The table has no `INTEGER PRIMARY KEY` column aliasing its rowid, so `VACUUM` may
+    /// renumber its rows and history would point at the wrong ones.
+    case noRowidAlias(String)
+    /// The table is one of the engine's own (`sqliteundo_…`), which record the history.
+    case engineTable(String)
     /// The table has more columns than the log's 62-bit column mask can describe.
     case tooManyColumns(String)
     /// The database already has an undo engine; share that one.
     case engineAlreadyInstalled
     /// Replaying a barrier failed; everything was rolled back and the stack is unchanged.
-    case replayFailed(barrier: String, reason: String)
+    /// `underlying` is the SQLite error that made it fail, if one did: `catch SQLiteError.busy`
+    /// matches it.
+    case replayFailed(barrier: String, reason: String, underlying: SQLiteError? = nil)
     /// A check of the `UndoDiagnostics` trait failed after a replay.
     case diagnosticFailed(String)
 
@@ -19,14 +28,27 @@ public enum UndoError: Error, Sendable, Equatable, CustomStringConvertible {
             return "cannot track table \(name): no such table"
         case .withoutRowid(let name):
             return "cannot track table \(name): WITHOUT ROWID tables are not supported"
+        case .noRowidAlias(let name):
+            return "cannot track table \(name): it has no INTEGER PRIMARY KEY column, so VACUUM "
+                + "may renumber its rows and undo would change the wrong ones; declare one "
+                + "(id INTEGER PRIMARY KEY)"
+        case .engineTable(let name):
+            return "cannot track table \(name): names starting with sqliteundo_ are the undo "
+                + "engine's own tables; nothing was changed"
         case .tooManyColumns(let name):
             return "cannot track table \(name): more than 62 columns"
         case .engineAlreadyInstalled:
             return "this database already has an undo engine; use that engine's stacks"
-        case .replayFailed(let barrier, let reason):
+        case .replayFailed(let barrier, let reason, _):
             return "could not replay \"\(barrier)\": \(reason); nothing was changed"
         case .diagnosticFailed(let problem):
             return "undo diagnostics: \(problem)"
         }
+    }
+
+    /// The SQLite error a failed replay came from, or nil.
+    public var sqliteError: SQLiteError? {
+        guard case .replayFailed(_, _, let underlying) = self else { return nil }
+        return underlying
     }
 }

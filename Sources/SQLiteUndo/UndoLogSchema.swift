@@ -3,8 +3,8 @@ import SQLiteDatabase
 /// The engine's tables, in the database file next to the data they record.
 ///
 /// - `sqliteundo_tables`: tracked tables, each with a stable number.
-/// - `sqliteundo_columns`: each tracked column's slot in the log. A slot is never reused, so
-///   history recorded before a column was added or dropped keeps its meaning.
+/// - `sqliteundo_columns`: each tracked column's slot in the log, kept through renames; a
+///   dropped column's slot is taken out of the log and reused (see `ColumnSlots`).
 /// - `sqliteundo_log`: one row per captured row change, in capture order (`seq`): the barrier,
 ///   the table, the kind, the rowid before and after, a bit mask of the slots it holds, and the
 ///   values before (`o<slot>`) and after (`n<slot>`). An update that keeps the keys is logged

@@ -155,7 +155,9 @@ public final class UndoStack: Sendable {
             }
         } catch {
             try? reload()
-            throw UndoError.replayFailed(barrier: replayed?.name ?? "", reason: "\(error)")
+            throw UndoError.replayFailed(
+                barrier: replayed?.name ?? "", reason: "\(error)",
+                underlying: SQLiteError(unwrapping: error))
         }
         if let event { deliver(event) }
         return event

@@ -15,7 +15,7 @@ import Testing
             #expect {
                 try fixture.engine.defaultStack.undo()
             } throws: { error in
-                guard case .replayFailed(let name, let reason) = error as? UndoError else {
+                guard case .replayFailed(let name, let reason, _) = error as? UndoError else {
                     return false
                 }
                 return name == "B" && reason.contains("registered barriers without log rows")

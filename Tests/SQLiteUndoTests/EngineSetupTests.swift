@@ -37,7 +37,7 @@ struct Article: Table {
 
     @Test func refusesASecondEngineOnTheSameDatabase() throws {
         let db = try DatabaseQueue()
-        try db.write { try $0.execute("CREATE TABLE t(x)") }
+        try db.write { try $0.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, x)") }
         let engine = try UndoEngine(for: db, tableNames: ["t"])
         #expect(throws: UndoError.engineAlreadyInstalled) {
             try UndoEngine(for: db, tableNames: ["t"])

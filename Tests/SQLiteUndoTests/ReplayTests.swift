@@ -241,7 +241,7 @@ import Testing
         #expect {
             try stack.undo()
         } throws: { error in
-            guard case .replayFailed(let barrier, let reason) = error as? UndoError else {
+            guard case .replayFailed(let barrier, let reason, _) = error as? UndoError else {
                 return false
             }
             return barrier == "Insert" && reason.contains("deleting is forbidden")

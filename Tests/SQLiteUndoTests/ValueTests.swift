@@ -110,9 +110,10 @@ import Testing
         #expect(try fixture.rows(table) == after)
     }
 
-    @Test func tableWithoutRowidAliasKeepsRowids() throws {
+    @Test func textKeyedTableKeepsRowids() throws {
         let fixture = try Fixture(
-            schema: "CREATE TABLE items(code TEXT PRIMARY KEY, qty INTEGER)", tables: ["items"])
+            schema: "CREATE TABLE items(id INTEGER PRIMARY KEY, code TEXT UNIQUE, qty INTEGER)",
+            tables: ["items"])
         try fixture.execute("INSERT INTO items(rowid, code, qty) VALUES (7, 'a', 1), (9, 'b', 2)")
         try undoable("Delete") { try fixture.execute("DELETE FROM items") }
         try fixture.engine.defaultStack.undo()

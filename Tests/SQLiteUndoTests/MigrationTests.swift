@@ -1,0 +1,210 @@
+import SQLiteDatabase
+import SQLiteUndo
+import Testing
+
+/// Migrations of tracked tables with the engine installed, and older history after them.
+@Suite struct MigrationTests {
+    let fixture: Fixture
+    var stack: UndoStack { fixture.engine.defaultStack }
+
+    init() throws {
+        fixture = try Fixture(
+            schema:
+                "CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT, legacy TEXT, qty INTEGER)",
+            tables: ["items"])
+        try fixture.execute("INSERT INTO items VALUES (1, 'a', 'old', 1), (2, 'gone', 'g', 9)")
+    }
+
+    struct Boom: Error {}
+
+    /// The file's schema and the connection's TEMP schema (the capture triggers).
+    private func schema() throws -> [[SQLiteValue]] {
+        try fixture.db.read {
+            try $0.fetchAll(
+                Row.self,
+                """
+                SELECT type, name, sql FROM sqlite_schema
+                UNION ALL SELECT type, name, sql FROM sqlite_temp_schema ORDER BY 1, 2
+                """
+            ).map(\.values)
+        }
+    }
+
+    @Test func dropColumnWithHistoryThenUndoOlderEdits() throws {
+        try undoable("Edit") {
+            try fixture.execute("UPDATE items SET name = 'b', legacy = 'x', qty = 2 WHERE id = 1")
+        }
+        try undoable("Edit Legacy") { try fixture.execute("UPDATE items SET legacy = 'y'") }
+        try undoable("Delete") { try fixture.execute("DELETE FROM items WHERE id = 2") }
+        try undoable("Add") { try fixture.execute("INSERT INTO items VALUES (3, 'c', 'z', 3)") }
+        try fixture.engine.migrate { db in
+            try db.execute("ALTER TABLE items DROP COLUMN legacy")
+        }
+        let migrated = try fixture.rows()
+        #expect(migrated == [[1, "b", 2], [3, "c", 3]])
+        try stack.undo()
+        #expect(try fixture.rows() == [[1, "b", 2]])
+        try stack.undo()
+        #expect(try fixture.rows() == [[1, "b", 2], [2, "gone", 9]])
+        let legacyOnly = try stack.undo()
+        #expect(legacyOnly?.conflicts == [])
+        #expect(try fixture.rows() == [[1, "b", 2], [2, "gone", 9]])
+        try stack.undo()
+        #expect(try fixture.rows() == [[1, "a", 1], [2, "gone", 9]])
+        for _ in 0..<4 { try stack.redo() }
+        #expect(try fixture.rows() == migrated)
+        #expect(
+            stack.state == UndoStackState(undo: ["Add", "Delete", "Edit Legacy", "Edit"], redo: []))
+    }
+
+    @Test func renamedColumnKeepsItsHistory() throws {
+        try undoable("Edit") { try fixture.execute("UPDATE items SET legacy = 'x' WHERE id = 1") }
+        try fixture.engine.migrate { db in
+            try db.execute("ALTER TABLE items RENAME COLUMN legacy TO note")
+        }
+        let edited: [[SQLiteValue]] = [[1, "a", "x", 1], [2, "gone", "g", 9]]
+        #expect(try fixture.rows() == edited)
+        let undo = try stack.undo()
+        #expect(undo?.conflicts == [])
+        #expect(try fixture.rows() == [[1, "a", "old", 1], [2, "gone", "g", 9]])
+        try stack.redo()
+        #expect(try fixture.rows() == edited)
+        // And a change made after the rename.
+        try undoable("Edit Note") {
+            try fixture.execute("UPDATE items SET note = 'n' WHERE id = 2")
+        }
+        try stack.undo()
+        try stack.undo()
+        #expect(try fixture.rows() == [[1, "a", "old", 1], [2, "gone", "g", 9]])
+    }
+
+    /// A rename made outside `migrate` (SQLite renames the column in the capture triggers too)
+    /// is recognised by `refresh()`.
+    @Test func refreshRecognisesARename() throws {
+        try undoable("Edit") { try fixture.execute("UPDATE items SET legacy = 'x' WHERE id = 1") }
+        try fixture.execute("ALTER TABLE items RENAME COLUMN legacy TO note")
+        try fixture.engine.refresh()
+        try stack.undo()
+        #expect(try fixture.rows() == [[1, "a", "old", 1], [2, "gone", "g", 9]])
+        try stack.redo()
+        #expect(try fixture.rows() == [[1, "a", "x", 1], [2, "gone", "g", 9]])
+    }
+
+    @Test func aHundredRenamesOfAColumn() throws {
+        let fixture = try Fixture(
+            schema: "CREATE TABLE t(id INTEGER PRIMARY KEY, a TEXT, b TEXT)", tables: ["t"])
+        try fixture.execute("INSERT INTO t VALUES (1, 'a', 'b')")
+        try undoable("Edit") { try fixture.execute("UPDATE t SET b = 'edited'") }
+        var name = "b"
+        for round in 1...100 {
+            let renamed = "b\(round)"
+            try fixture.engine.migrate { db in
+                try db.execute("ALTER TABLE t RENAME COLUMN \(name) TO \(renamed)")
+            }
+            name = renamed
+        }
+        try undoable("Edit Again") { try fixture.execute("UPDATE t SET b100 = 'again'") }
+        try fixture.engine.defaultStack.undo()
+        try fixture.engine.defaultStack.undo()
+        #expect(try fixture.rows("t") == [[1, "a", "b"]])
+        try fixture.engine.defaultStack.redo()
+        #expect(try fixture.rows("t") == [[1, "a", "edited"]])
+        let slots = try fixture.db.read {
+            try $0.fetchAll(Int.self, "SELECT slot FROM sqliteundo_columns ORDER BY slot")
+        }
+        #expect(slots == [0, 1, 2])
+    }
+
+    /// Columns added and dropped again, a hundred times: slots no history uses are reused.
+    @Test func addingAndDroppingColumnsReusesFreeSlots() throws {
+        try undoable("Edit") { try fixture.execute("UPDATE items SET name = 'b' WHERE id = 1") }
+        for round in 1...100 {
+            try fixture.engine.migrate { db in
+                try db.execute("ALTER TABLE items ADD COLUMN extra\(round) TEXT")
+            }
+            try fixture.engine.migrate { db in
+                try db.execute("ALTER TABLE items DROP COLUMN extra\(round)")
+            }
+        }
+        try undoable("Edit Qty") { try fixture.execute("UPDATE items SET qty = 5 WHERE id = 1") }
+        try stack.undo()
+        try stack.undo()
+        #expect(try fixture.rows() == [[1, "a", "old", 1], [2, "gone", "g", 9]])
+    }
+
+    @Test func aThrowingMigrationChangesNothing() throws {
+        try undoable("Edit") { try fixture.execute("UPDATE items SET legacy = 'x' WHERE id = 1") }
+        let schema = try schema()
+        let rows = try fixture.rows()
+        let columns = try fixture.db.read {
+            try $0.fetchAll(Row.self, "SELECT * FROM sqliteundo_columns ORDER BY slot").map(
+                \.values)
+        }
+        #expect(throws: Boom.self) {
+            try fixture.engine.migrate { db in
+                try db.execute("ALTER TABLE items DROP COLUMN legacy")
+                try db.execute("ALTER TABLE items RENAME COLUMN name TO title")
+                try db.execute("UPDATE items SET qty = 0")
+                throw Boom()
+            }
+        }
+        #expect(try self.schema() == schema)
+        #expect(try fixture.rows() == rows)
+        #expect(
+            try fixture.db.read {
+                try $0.fetchAll(Row.self, "SELECT * FROM sqliteundo_columns ORDER BY slot")
+                    .map(\.values)
+            } == columns)
+        try undoable("Edit Again") { try fixture.execute("UPDATE items SET legacy = 'y'") }
+        #expect(stack.state == UndoStackState(undo: ["Edit Again", "Edit"], redo: []))
+        try stack.undo()
+        try stack.undo()
+        #expect(try fixture.rows() == [[1, "a", "old", 1], [2, "gone", "g", 9]])
+    }
+
+    @Test func addColumnThenUndoAndRedoOldAndNewHistory() throws {
+        try undoable("Edit") { try fixture.execute("UPDATE items SET name = 'b' WHERE id = 1") }
+        try fixture.engine.migrate { db in
+            try db.execute("ALTER TABLE items ADD COLUMN note TEXT DEFAULT 'none'")
+        }
+        try undoable("Note") { try fixture.execute("UPDATE items SET note = 'n', qty = 4") }
+        let after = try fixture.rows()
+        #expect(after == [[1, "b", "old", 4, "n"], [2, "gone", "g", 4, "n"]])
+        try stack.undo()
+        #expect(try fixture.rows() == [[1, "b", "old", 1, "none"], [2, "gone", "g", 9, "none"]])
+        try stack.undo()
+        #expect(try fixture.rows() == [[1, "a", "old", 1, "none"], [2, "gone", "g", 9, "none"]])
+        try stack.redo()
+        try stack.redo()
+        #expect(try fixture.rows() == after)
+    }
+
+    /// A renamed table is not followed: the migration throws and changes nothing.
+    @Test func aRenamedTableIsRefused() throws {
+        try undoable("Edit") { try fixture.execute("UPDATE items SET name = 'b' WHERE id = 1") }
+        let schema = try schema()
+        let rows = try fixture.rows()
+        #expect(throws: UndoError.unknownTable("items")) {
+            try fixture.engine.migrate { db in
+                try db.execute("ALTER TABLE items RENAME TO things")
+            }
+        }
+        #expect(try self.schema() == schema)
+        #expect(try fixture.rows() == rows)
+        #expect(stack.state == UndoStackState(undo: ["Edit"], redo: []))
+        try stack.undo()
+        #expect(try fixture.rows() == [[1, "a", "old", 1], [2, "gone", "g", 9]])
+    }
+
+    /// A Migrator runs inside `migrate`.
+    @Test func aMigratorRunsInside() throws {
+        try undoable("Edit") { try fixture.execute("UPDATE items SET name = 'b' WHERE id = 1") }
+        var migrator = Migrator()
+        migrator.registerMigration("drop legacy") { db in
+            try db.execute("ALTER TABLE items DROP COLUMN legacy")
+        }
+        try fixture.engine.migrate { db in try migrator.migrate(db) }
+        try stack.undo()
+        #expect(try fixture.rows() == [[1, "a", 1], [2, "gone", 9]])
+    }
+}

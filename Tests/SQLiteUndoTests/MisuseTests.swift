@@ -1,0 +1,150 @@
+import Foundation
+import SQLiteDatabase
+import SQLiteUndo
+import Testing
+
+/// Tables given to the engine the wrong way: refused with a typed error that touches nothing, or
+/// tracked the way SQL would read the name.
+@Suite struct MisuseTests {
+    let db: DatabaseQueue
+
+    init() throws {
+        db = try DatabaseQueue()
+        try db.write {
+            try $0.execute("CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT)")
+        }
+    }
+
+    /// Every schema object of the file and of the connection's TEMP schema.
+    private func schema() throws -> [String] {
+        try db.read {
+            try $0.fetchAll(
+                String.self,
+                """
+                SELECT type || ' ' || name FROM sqlite_schema
+                UNION ALL SELECT type || ' ' || name FROM sqlite_temp_schema ORDER BY 1
+                """)
+        }
+    }
+
+    @Test(arguments: [["items", "items"], ["items", "ITEMS"], ["Items", "items", "iTeMs"]])
+    func aTableNamedTwiceIsTrackedOnce(names: [String]) throws {
+        let engine = try UndoEngine(for: db, tableNames: names)
+        try undoable("Add") {
+            try db.write { try $0.execute("INSERT INTO items(name) VALUES ('a')") }
+        }
+        #expect(
+            try db.read { try $0.fetchOne(Int.self, "SELECT count(*) FROM sqliteundo_log") } == 1)
+        let event = try engine.defaultStack.undo()
+        #expect(event?.affectedRows == ["items": [1]])
+        #expect(try db.read { try $0.fetchAll(Row.self, "SELECT * FROM items") }.isEmpty)
+        #expect(
+            try db.read { try $0.fetchAll(String.self, "SELECT name FROM sqliteundo_tables") }
+                == ["items"])
+    }
+
+    @Test func aTableNameMatchesInAnyCase() throws {
+        let engine = try UndoEngine(for: db, tableNames: ["ITEMS"])
+        try undoable("Add") {
+            try db.write { try $0.execute("INSERT INTO items(name) VALUES ('a')") }
+        }
+        let event = try engine.defaultStack.undo()
+        #expect(event?.affectedRows == ["items": [1]])
+    }
+
+    @Test(arguments: ["sqliteundo_log", "sqliteundo_barriers", "SQLiteUndo_Columns"])
+    func theEnginesOwnTablesAreRefused(name: String) throws {
+        let before = try schema()
+        #expect(throws: UndoError.engineTable(name)) {
+            try UndoEngine(for: db, tableNames: ["items", name])
+        }
+        #expect(try schema() == before)
+        #expect(
+            UndoError.engineTable(name).description
+                == "cannot track table \(name): names starting with sqliteundo_ are the undo "
+                + "engine's own tables; nothing was changed")
+    }
+
+    /// Another connection to a file with history cannot track the log that holds it.
+    @Test func theLogOfAFileWithHistoryIsRefused() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "undo-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("misuse.db").path
+        let first = try DatabaseQueue(path: path)
+        try first.write { try $0.execute("CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT)") }
+        let engine = try UndoEngine(for: first, tableNames: ["items"])
+        try undoable("Add") {
+            try first.write { try $0.execute("INSERT INTO items(name) VALUES ('a')") }
+        }
+        let log = { try first.read { try $0.fetchAll(Row.self, "SELECT * FROM sqliteundo_log") } }
+        let logged = try log()
+        let second = try DatabaseQueue(path: path)
+        #expect(throws: UndoError.engineTable("sqliteundo_log")) {
+            try UndoEngine(for: second, tableNames: ["sqliteundo_log"])
+        }
+        #expect(try log() == logged)
+        #expect(engine.defaultStack.undoActionName == "Add")
+        second.close()
+        first.close()
+    }
+
+    @Test func aRefusedTableLeavesNoTraceAndTheDatabaseUsable() throws {
+        let before = try schema()
+        #expect(throws: UndoError.engineTable("sqliteundo_log")) {
+            try UndoEngine(for: db, tableNames: ["items", "sqliteundo_log"])
+        }
+        #expect(try schema() == before)
+        let engine = try UndoEngine(for: db, tableNames: ["items"])
+        try undoable("Add") {
+            try db.write { try $0.execute("INSERT INTO items(name) VALUES ('a')") }
+        }
+        #expect(engine.defaultStack.undoActionName == "Add")
+    }
+}
+
+/// Only tables whose rows keep their rowids are tracked: `VACUUM` may renumber the rows of a
+/// table without an `INTEGER PRIMARY KEY`, after which history would point at the wrong rows.
+@Suite struct RowidAliasTests {
+    @Test(arguments: [
+        "CREATE TABLE t(code TEXT PRIMARY KEY, qty INTEGER)",
+        "CREATE TABLE t(x)",
+        "CREATE TABLE t(id INT PRIMARY KEY, x)",
+        "CREATE TABLE t(id INTEGER PRIMARY KEY DESC, x)",
+        "CREATE TABLE t(a INTEGER, b INTEGER, PRIMARY KEY(a, b))",
+    ])
+    func aTableWithoutRowidAliasIsRefused(schema: String) throws {
+        let db = try DatabaseQueue()
+        try db.write { try $0.execute(schema) }
+        #expect(throws: UndoError.noRowidAlias("t")) {
+            try UndoEngine(for: db, tableNames: ["t"])
+        }
+        let names = try db.read {
+            try $0.fetchAll(
+                String.self, "SELECT name FROM sqlite_schema WHERE name LIKE 'sqliteundo%'")
+        }
+        #expect(names == [])
+    }
+
+    @Test(arguments: [
+        "CREATE TABLE t(id INTEGER PRIMARY KEY, x)",
+        "CREATE TABLE t(id integer primary key asc, x)",
+        "CREATE TABLE t(id INTEGER, x, PRIMARY KEY(id DESC))",
+    ])
+    func aRowidAliasIsAccepted(schema: String) throws {
+        let db = try DatabaseQueue()
+        try db.write { try $0.execute(schema) }
+        let engine = try UndoEngine(for: db, tableNames: ["t"])
+        try undoable("Add") { try db.write { try $0.execute("INSERT INTO t VALUES (5, 'a')") } }
+        #expect(try engine.defaultStack.undo()?.affectedRows == ["t": [5]])
+    }
+
+    @Test func theMessageSaysWhatToDo() {
+        #expect(
+            UndoError.noRowidAlias("t").description
+                == "cannot track table t: it has no INTEGER PRIMARY KEY column, so VACUUM may "
+                + "renumber its rows and undo would change the wrong ones; declare one "
+                + "(id INTEGER PRIMARY KEY)")
+    }
+}
