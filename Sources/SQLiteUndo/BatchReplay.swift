@@ -337,12 +337,8 @@ struct BatchReplay {
                     UndoConflict(table: table.name, rowid: rowid, column: nil, kept: nil))
             }
         }
-        var names = table.columns.map(\.name.quotedIdentifier)
-        var values = table.columns.map { "l.\(before)\($0.slot)" }
-        if table.rowidAlias == nil {
-            names.append("rowid")
-            values.append(original)
-        }
+        let names = table.columns.map(\.name.quotedIdentifier)
+        let values = table.columns.map { "l.\(before)\($0.slot)" }
         return try db.fetchReplay(
             """
             INSERT INTO \(table.sqlName)(\(names.joined(separator: ", ")))

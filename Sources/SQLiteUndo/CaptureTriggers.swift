@@ -186,7 +186,7 @@ extension TrackedTable {
 
     /// Every name an UPDATE can set the rowid or a unique key by.
     private var keyNames: String {
-        (["rowid", "oid", "_rowid_"] + [rowidAlias].compactMap { $0 } + keyColumns.map(\.name))
+        (["rowid", "oid", "_rowid_"] + [rowidAlias] + keyColumns.map(\.name))
             .map(\.quotedIdentifier).joined(separator: ", ")
     }
 

@@ -173,12 +173,8 @@ struct Replayer {
             return
         }
         let columns = table.columns.filter { change.before[$0.slot] != nil }
-        var names = columns.map(\.name.quotedIdentifier)
-        var values = columns.compactMap { change.before[$0.slot]?.sql }
-        if table.rowidAlias == nil {
-            names.append("rowid")
-            values.append("\(rowid)")
-        }
+        let names = columns.map(\.name.quotedIdentifier)
+        let values = columns.compactMap { change.before[$0.slot]?.sql }
         try write(
             "INSERT INTO \(table.sqlName)(\(names.joined(separator: ", "))) "
                 + "VALUES (\(values.joined(separator: ", ")))", [])
@@ -194,7 +190,7 @@ struct Replayer {
             return
         }
         // Values are read from the log cells they came from (exact bytes).
-        var assignments: [(column: String, slot: Int?, sql: String)] = []
+        var assignments: [(column: String, slot: Int, sql: String)] = []
         var restoredRowid = rowid
         for column in table.columns {
             guard let left = change.after[column.slot], let logged = change.before[column.slot]
@@ -227,27 +223,14 @@ struct Replayer {
             assignments.append((column.name.quotedIdentifier, column.slot, logged.sql))
             if movesRow, case .integer(let target) = before { restoredRowid = target }
         }
-        if table.rowidAlias == nil, original != rowid {
-            if try isFree(.integer(original), in: table) {
-                assignments.append(("rowid", nil, "\(original)"))
-                restoredRowid = original
-            } else {
-                conflicts.append(
-                    UndoConflict(
-                        table: table.name, rowid: rowid, column: "rowid", kept: .integer(rowid)))
-            }
-        }
         touch(table, restoredRowid)
         guard !assignments.isEmpty else { return }
         let set = assignments.map { "\($0.column) = \($0.sql)" }.joined(separator: ", ")
         try write(
             "UPDATE \(table.sqlName) SET \(set) WHERE rowid = ?",
             [.integer(now(rowid, of: table))])
-        var columns: [Int: String] = [:]
-        for assignment in assignments {
-            if let slot = assignment.slot { columns[slot] = assignment.sql }
-        }
-        intended[RowKey(tableId: table.id, rowid: restoredRowid)] = .columns(columns)
+        intended[RowKey(tableId: table.id, rowid: restoredRowid)] = .columns(
+            Dictionary(uniqueKeysWithValues: assignments.map { ($0.slot, $0.sql) }))
     }
 
     /// Runs one statement of the replay that writes one row.

@@ -35,10 +35,9 @@ struct TrackedTable: Sendable {
     let id: Int64
     let name: String
     let columns: [Column]
-    /// The column that is an alias of the rowid (`INTEGER PRIMARY KEY`). Never nil: a table
-    /// without one is refused, since `VACUUM` may renumber its rows (optional only while the
-    /// replay still has branches for such tables).
-    let rowidAlias: String?
+    /// The column that is an alias of the rowid (`INTEGER PRIMARY KEY`): a table without one is
+    /// refused, since `VACUUM` may renumber its rows.
+    let rowidAlias: String
     /// The column lists of the table's unique indexes (not partial, no expressions): the keys on
     /// which `OR REPLACE` may delete another row.
     let uniqueKeys: [[String]]
