@@ -114,7 +114,8 @@ public final class UndoStack: Sendable {
 
     private func replay(from list: UndoLogSchema.List) throws -> UndoEvent? {
         let target: UndoLogSchema.List = list == .undo ? .redo : .undo
-        guard top(of: list) != nil else { return nil }
+        // Its name names an error even when the transaction cannot begin.
+        guard let expected = top(of: list) else { return nil }
         var replayed: StackEntry?
         let event: UndoEvent?
         do {
@@ -156,7 +157,7 @@ public final class UndoStack: Sendable {
         } catch {
             try? reload()
             throw UndoError.replayFailed(
-                barrier: replayed?.name ?? "", reason: "\(error)",
+                barrier: (replayed ?? expected).name, reason: "\(error)",
                 underlying: SQLiteError(unwrapping: error))
         }
         if let event { deliver(event) }

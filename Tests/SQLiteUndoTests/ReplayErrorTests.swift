@@ -40,9 +40,9 @@ import Testing
                 try stack.undo()
             } throws: { error in
                 guard let error = error as? UndoError,
-                    case .replayFailed(_, let reason, let underlying) = error
+                    case .replayFailed(let name, let reason, let underlying) = error
                 else { return false }
-                return reason.contains("database is locked") && underlying?.code.primary == .busy
+                return name == "Add" && reason.contains("database is locked") && underlying?.code.primary == .busy
                     && error.sqliteError == underlying
             }
         }
