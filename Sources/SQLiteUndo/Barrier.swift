@@ -10,9 +10,8 @@ final class Barrier: Sendable {
     /// false for the barrier a replay records its inverse under, which the stack files itself.
     let recordsAtCommit: Bool
     private let engines = Mutex<[ObjectIdentifier: Capturing]>([:])
-    private let recorded = Mutex<[ObjectIdentifier: Recorded]>([:])
-    private let discarded = Atomic<Bool>(false)
-    private let returned = Atomic<Bool>(false)
+    /// Its state: running, registered or discarded, and where it is filed (see `BarrierLife`).
+    private let life = Mutex(BarrierLife())
 
     /// Where a barrier's log went on a stack: its own entry, or merged into the entry before it
     /// (coalescing), with the first of its log rows there.
@@ -74,23 +73,31 @@ final class Barrier: Sendable {
 
     /// Where a transaction filed this barrier on the stacks of the recorder's engine, or nil.
     func recorded(by recorder: BarrierRecorder) -> Recorded? {
-        recorded.withLock { $0[ObjectIdentifier(recorder)] }
+        life.withLock { $0.filing(by: recorder) }
     }
 
-    func setRecorded(_ record: Recorded?, by recorder: BarrierRecorder) {
-        recorded.withLock { $0[ObjectIdentifier(recorder)] = record }
+    /// A transaction of `recorder`'s engine filed it (`BarrierLife.file`).
+    func file(_ recorded: Recorded?, by recorder: BarrierRecorder) {
+        life.withLock { $0.file(recorded, by: recorder) }
+    }
+
+    /// The transaction that filed it rolled back (`BarrierLife.unfile`).
+    func unfile(by recorder: BarrierRecorder) {
+        life.withLock { $0.unfile(by: recorder) }
     }
 
     /// Its block threw: a transaction still open must not file it.
-    var isDiscarded: Bool { discarded.load(ordering: .relaxed) }
-    func markDiscarded() { discarded.store(true, ordering: .relaxed) }
+    var isDiscarded: Bool { life.withLock { $0.phase == .discarded } }
 
     /// Whether its block is still running: a transaction that files it then files it early (so
     /// a crash keeps the change's undo), but it registers, for its stack, only when it closes.
-    var isRunning: Bool {
-        recordsAtCommit && !returned.load(ordering: .relaxed) && !isDiscarded
-    }
-    func markReturned() { returned.store(true, ordering: .relaxed) }
+    var isRunning: Bool { recordsAtCommit && life.withLock { $0.phase == .running } }
+
+    /// Its block returned (`BarrierLife.register`).
+    func markRegistered() { life.withLock { $0.register() } }
+
+    /// Its block threw (`BarrierLife.discard`).
+    func markDiscarded() { life.withLock { $0.discard() } }
 }
 
 /// Barrier ids: unique across the processes sharing a file, `pid << 32 | counter`, so a process
@@ -186,7 +193,7 @@ public func undoable<R>(
 /// outside `write`; a transaction still open files it when it commits), and otherwise registers
 /// the entry a transaction filed while it ran.
 private func register(_ barrier: Barrier) throws {
-    barrier.markReturned()
+    barrier.markRegistered()
     for engine in barrier.capturingEngines {
         if let recorded = barrier.recorded(by: engine.recorder) {
             recorded.stack.registerFiled(entry: recorded.entry)

@@ -67,7 +67,7 @@ final class BarrierRecorder: WriteTransactionObserver, Sendable {
                 continue
             }
             state.withLock { $0.filed.append((barrier, stack)) }
-            barrier.setRecorded(try stack.record(barrier, db), by: self)
+            barrier.file(try stack.record(barrier, db), by: self)
         }
     }
 
@@ -78,7 +78,7 @@ final class BarrierRecorder: WriteTransactionObserver, Sendable {
             return state.filed
         }
         for (barrier, stack) in filed {
-            barrier.setRecorded(nil, by: self)
+            barrier.unfile(by: self)
             try? stack.reload(db)
         }
     }
