@@ -42,7 +42,8 @@ import Testing
                 guard let error = error as? UndoError,
                     case .replayFailed(let name, let reason, let underlying) = error
                 else { return false }
-                return name == "Add" && reason.contains("database is locked") && underlying?.code.primary == .busy
+                return name == "Add" && reason.contains("database is locked")
+                    && underlying?.code.primary == .busy
                     && error.sqliteError == underlying
             }
         }
