@@ -31,25 +31,4 @@ struct StackEntries: Sendable {
             self[list].remove(at: index)
         }
     }
-
-    static func load(stackID: String, _ db: Database) throws -> StackEntries {
-        var entries = StackEntries()
-        let rows = try db.fetchAll(
-            Row.self,
-            """
-            SELECT id, list, name, coalescingKey, position, closedAt, inverted
-            FROM \(UndoLogSchema.barriers)
-            WHERE stackId = ? ORDER BY list, position
-            """, [.text(stackID)])
-        for row in rows {
-            let entry = StackEntry(
-                id: try row.decode("id"), name: try row.decode("name"),
-                coalescingKey: try row.decode("coalescingKey"),
-                position: try row.decode("position"),
-                closedAt: try row.decode("closedAt"), inverted: try row.decode("inverted"))
-            let list = UndoLogSchema.List(rawValue: try row.decode("list")) ?? .undo
-            entries[list].append(entry)
-        }
-        return entries
-    }
 }

@@ -11,7 +11,7 @@ import SQLiteDatabase
             if let first = violations.first {
                 throw UndoError.diagnosticFailed("foreign key violation after replay: \(first)")
             }
-            let stored = try StackEntries.load(stackID: stack.id, db)
+            let stored = try UndoLogSchema.entries(ofStack: stack.id, db)
             if stored.undo.map(\.id) != entries.undo.map(\.id)
                 || stored.redo.map(\.id) != entries.redo.map(\.id)
             {

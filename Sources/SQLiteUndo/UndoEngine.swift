@@ -93,7 +93,7 @@ public final class UndoEngine: Sendable {
                 try UndoLogSchema.discardUnfinishedBarriers(db)
             }
             let entries = try database.read {
-                try StackEntries.load(stackID: Self.defaultStackID, $0)
+                try UndoLogSchema.entries(ofStack: Self.defaultStackID, $0)
             }
             stacks.withLock {
                 $0[Self.defaultStackID] = UndoStack(
@@ -129,7 +129,7 @@ public final class UndoEngine: Sendable {
     /// - Throws: `SQLiteError` when its history cannot be read.
     public func stack(id: String) throws -> UndoStack {
         if let stack = stacks.withLock({ $0[id] }) { return stack }
-        let entries = try database.read { try StackEntries.load(stackID: id, $0) }
+        let entries = try database.read { try UndoLogSchema.entries(ofStack: id, $0) }
         return stacks.withLock { stacks in
             if let stack = stacks[id] { return stack }
             let stack = UndoStack(engine: self, id: id, entries: entries)
@@ -140,10 +140,7 @@ public final class UndoEngine: Sendable {
 
     /// Ids of every stack that has history in the file.
     public func storedStackIDs() throws -> [String] {
-        try database.read {
-            try $0.fetchAll(
-                String.self, "SELECT DISTINCT stackId FROM \(UndoLogSchema.barriers) ORDER BY 1")
-        }
+        try database.read { try UndoLogSchema.stackIDs($0) }
     }
 
     /// Deletes a stack's history (both lists and their log rows) from the file.
@@ -285,30 +282,15 @@ public final class UndoEngine: Sendable {
             ]
             if let slot = table.columns.first(where: { $0.name == conflict.column })?.slot {
                 let left = "CASE WHEN b.inverted THEN l.o\(slot) ELSE l.n\(slot) END"
-                attributed.keptFrom = try db.fetchOne(
-                    String.self,
-                    Self.attributionSQL(
-                        where: "l.mask & \(Int64(1) << Int64(slot)) != 0 AND "
-                            + BatchReplay.same(left, "?4")),
-                    arguments + [conflict.kept ?? .null])
+                attributed.keptFrom = try UndoLogSchema.latestStack(
+                    where: "l.mask & \(Int64(1) << Int64(slot)) != 0 AND "
+                        + BatchReplay.same(left, "?4"),
+                    arguments + [conflict.kept ?? .null], db)
             } else {
-                attributed.keptFrom = try db.fetchOne(
-                    String.self, Self.attributionSQL(where: "1"), arguments)
+                attributed.keptFrom = try UndoLogSchema.latestStack(where: "1", arguments, db)
             }
             return attributed
         }
-    }
-
-    /// The stack of the latest registered barrier other than `?3` whose log row of table `?1`
-    /// and row `?2` matches `condition`.
-    private static func attributionSQL(where condition: String) -> String {
-        """
-        SELECT b.stackId FROM \(UndoLogSchema.log) l
-        JOIN \(UndoLogSchema.barriers) b ON b.id = l.barrier
-        WHERE l.tableId = ?1 AND ?2 IN (l.oldRowid, l.newRowid) AND l.barrier != ?3
-            AND \(condition)
-        ORDER BY l.seq DESC LIMIT 1
-        """
     }
 
     /// Deletes the log rows of a barrier that will not be registered (its block threw).

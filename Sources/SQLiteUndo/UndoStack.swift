@@ -103,10 +103,7 @@ public final class UndoStack: Sendable {
     /// Forgets this stack's whole history, in memory and in the file.
     public func removeAll() throws {
         try engine.database.write { db in
-            let ids = try db.fetchAll(
-                Int64.self, "SELECT id FROM \(UndoLogSchema.barriers) WHERE stackId = ?",
-                [.text(id)])
-            try deleteEntries(ids, db)
+            try UndoLogSchema.deleteEntries(try UndoLogSchema.entryIDs(ofStack: id, db), db)
             entries.withLock { $0 = StackEntries() }
             settings.withLock { $0.coalescible = nil }
         }
@@ -138,7 +135,7 @@ public final class UndoStack: Sendable {
                     // Restored exactly: the barrier, read the other way, is its own inverse.
                     added = try move(top, to: target, db)
                 } else {
-                    try deleteEntries([top.id], db)
+                    try UndoLogSchema.deleteEntries([top.id], db)
                     added = try insertEntry(inverse, list: target, db)
                 }
                 entries.withLock { entries in
@@ -208,14 +205,14 @@ public final class UndoStack: Sendable {
     /// What registering an action does to the lists, in the file and in memory: clears the redo
     /// list and trims the undo list to `levelsOfUndo`.
     private func clearRedoAndTrim(_ db: Database) throws {
-        try deleteEntries(entries.withLock { $0.redo.map(\.id) }, db)
+        try UndoLogSchema.deleteEntries(entries.withLock { $0.redo.map(\.id) }, db)
         let levels = levelsOfUndo
         let open = runningEntryIDs()
         let dropped = entries.withLock { entries -> [StackEntry] in
             entries.redo = []
             return Self.trim(&entries.undo, to: levels, keeping: open)
         }
-        try deleteEntries(dropped.map(\.id), db)
+        try UndoLogSchema.deleteEntries(dropped.map(\.id), db)
     }
 
     /// How many entries of `undo` are registered: not in `open` (their blocks still run). Those
@@ -284,7 +281,7 @@ public final class UndoStack: Sendable {
                     try UndoLogSchema.deleteLog(of: recorded.entry, from: first, db)
                     return
                 }
-                try deleteEntries([barrier.id], db)
+                try UndoLogSchema.deleteEntries([barrier.id], db)
                 entries.withLock { entries in
                     entries.undo.removeAll { $0.id == barrier.id }
                     entries.redo.removeAll { $0.id == barrier.id }
@@ -304,12 +301,7 @@ public final class UndoStack: Sendable {
         var moved = entry
         moved.position = (entries.withLock { $0[list].last?.position } ?? 0) + 1
         moved.inverted.toggle()
-        try db.execute(
-            "UPDATE \(UndoLogSchema.barriers) SET list = ?, position = ?, inverted = ? WHERE id = ?",
-            [
-                .integer(list.rawValue), .integer(moved.position), .integer(moved.inverted ? 1 : 0),
-                .integer(moved.id),
-            ])
+        try UndoLogSchema.move(moved, to: list, db)
         return moved
     }
 
@@ -323,36 +315,10 @@ public final class UndoStack: Sendable {
         let entry = StackEntry(
             id: barrier.id, name: barrier.name, coalescingKey: barrier.coalescingKey,
             position: position, closedAt: engine.clock().timeIntervalSince1970)
-        try db.execute(
-            Self.insertEntrySQL,
-            [
-                .integer(entry.id), .text(id), .integer(list.rawValue), .integer(position),
-                .text(entry.name), entry.coalescingKey.map { .text($0) } ?? .null,
-                .real(entry.closedAt), .integer(start),
-            ])
-        return db.changesCount == 1 ? entry : nil
+        let filed = try UndoLogSchema.file(
+            entry, stack: id, list: list, logStart: start, db)
+        return filed ? entry : nil
     }
-
-    /// Files a barrier, unless it has no log rows (it only made no-op updates, or it is a
-    /// replay's inverse that restored nothing): `?8` is its log start.
-    private static let insertEntrySQL = """
-        INSERT INTO \(UndoLogSchema.barriers)
-            (id, stackId, list, position, name, coalescingKey, closedAt, firstSeq, lastSeq)
-        SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, \(UndoLogSchema.highestSeq)
-        WHERE EXISTS (SELECT 1 FROM \(UndoLogSchema.log) WHERE \(UndoLogSchema.rows(of: "?1", from: "?8")))
-        """
-
-    /// Deletes these barriers and their log rows, each read by its span.
-    private func deleteEntries(_ ids: [Int64], _ db: Database) throws {
-        for id in ids {
-            try db.execute(Self.deleteLogSQL, [.integer(id)])
-            try db.execute(Self.deleteEntrySQL, [.integer(id)])
-        }
-    }
-
-    private static let deleteLogSQL =
-        "DELETE FROM \(UndoLogSchema.log) WHERE \(UndoLogSchema.filedRows())"
-    private static let deleteEntrySQL = "DELETE FROM \(UndoLogSchema.barriers) WHERE id = ?"
 
     /// Reads the lists again from the file (after a transaction that changed them rolled back).
     private func reload() throws {
@@ -361,7 +327,7 @@ public final class UndoStack: Sendable {
 
     /// Reads the lists again on a connection outside any transaction.
     func reload(_ db: Database) throws {
-        let loaded = try StackEntries.load(stackID: id, db)
+        let loaded = try UndoLogSchema.entries(ofStack: id, db)
         entries.withLock { $0 = loaded }
     }
 

@@ -1,0 +1,150 @@
+import SQLiteDatabase
+
+/// The statements on the barrier lists (`sqliteundo_barriers`) and the log around them: what
+/// stacks file, move, delete, merge and read. The capture triggers (CaptureTriggers.swift) and
+/// the replays (BatchReplay, Replayer) read and write the log's rows by the layout
+/// `UndoLogSchema` describes.
+extension UndoLogSchema {
+    // MARK: The lists
+
+    /// A stack's entries, both lists, oldest first.
+    static func entries(ofStack stackID: String, _ db: Database) throws -> StackEntries {
+        var entries = StackEntries()
+        let rows = try db.fetchAll(
+            Row.self,
+            """
+            SELECT id, list, name, coalescingKey, position, closedAt, inverted
+            FROM \(barriers)
+            WHERE stackId = ? ORDER BY list, position
+            """, [.text(stackID)])
+        for row in rows {
+            let entry = StackEntry(
+                id: try row.decode("id"), name: try row.decode("name"),
+                coalescingKey: try row.decode("coalescingKey"),
+                position: try row.decode("position"),
+                closedAt: try row.decode("closedAt"), inverted: try row.decode("inverted"))
+            let list = List(rawValue: try row.decode("list")) ?? .undo
+            entries[list].append(entry)
+        }
+        return entries
+    }
+
+    /// The ids of a stack's entries, both lists.
+    static func entryIDs(ofStack stackID: String, _ db: Database) throws -> [Int64] {
+        try db.fetchAll(
+            Int64.self, "SELECT id FROM \(barriers) WHERE stackId = ?", [.text(stackID)])
+    }
+
+    /// Ids of every stack that has history in the file.
+    static func stackIDs(_ db: Database) throws -> [String] {
+        try db.fetchAll(String.self, "SELECT DISTINCT stackId FROM \(barriers) ORDER BY 1")
+    }
+
+    /// Files `entry` on a stack's list, its span starting at `logStart` and ending at the log's
+    /// end, unless the barrier has no log rows (it only made no-op updates, or it is a replay's
+    /// inverse that restored nothing). Returns whether it was filed.
+    static func file(
+        _ entry: StackEntry, stack stackID: String, list: List, logStart: Int64, _ db: Database
+    ) throws -> Bool {
+        try db.execute(
+            """
+            INSERT INTO \(barriers)
+                (id, stackId, list, position, name, coalescingKey, closedAt, firstSeq, lastSeq)
+            SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, \(highestSeq)
+            WHERE EXISTS (SELECT 1 FROM \(log) WHERE \(rows(of: "?1", from: "?8")))
+            """,
+            [
+                .integer(entry.id), .text(stackID), .integer(list.rawValue),
+                .integer(entry.position), .text(entry.name),
+                entry.coalescingKey.map { .text($0) } ?? .null, .real(entry.closedAt),
+                .integer(logStart),
+            ])
+        return db.changesCount == 1
+    }
+
+    /// Puts an entry on `list` at its position, reading its log as `entry.inverted` says.
+    static func move(_ entry: StackEntry, to list: List, _ db: Database) throws {
+        try db.execute(
+            "UPDATE \(barriers) SET list = ?, position = ?, inverted = ? WHERE id = ?",
+            [
+                .integer(list.rawValue), .integer(entry.position),
+                .integer(entry.inverted ? 1 : 0), .integer(entry.id),
+            ])
+    }
+
+    /// Deletes these entries and their log rows, each read by its span.
+    static func deleteEntries(_ ids: [Int64], _ db: Database) throws {
+        for id in ids {
+            try db.execute("DELETE FROM \(log) WHERE \(filedRows())", [.integer(id)])
+            try db.execute("DELETE FROM \(barriers) WHERE id = ?", [.integer(id)])
+        }
+    }
+
+    /// When an entry's last barrier closed (coalescing measures from it).
+    static func setClosedAt(_ time: Double, ofEntry id: Int64, _ db: Database) throws {
+        try db.execute(
+            "UPDATE \(barriers) SET closedAt = ? WHERE id = ?", [.real(time), .integer(id)])
+    }
+
+    // MARK: Reading the log around the lists
+
+    /// The `seq` of a barrier's first log row at `start` or later, or nil when it has none.
+    static func firstSeq(of barrier: Int64, from start: Int64, _ db: Database) throws -> Int64? {
+        try db.fetchOne(
+            Int64.self, "SELECT min(seq) FROM \(log) WHERE \(rows(of: "?2", from: "?1"))",
+            [.integer(start), .integer(barrier)])
+    }
+
+    /// The stack of the latest registered barrier other than `?3` whose log row of table `?1`
+    /// and row `?2` matches `condition` (SQL on the log row `l` and its entry `b`).
+    static func latestStack(
+        where condition: String, _ arguments: [SQLiteValue], _ db: Database
+    ) throws -> String? {
+        try db.fetchOne(
+            String.self,
+            """
+            SELECT b.stackId FROM \(log) l
+            JOIN \(barriers) b ON b.id = l.barrier
+            WHERE l.tableId = ?1 AND ?2 IN (l.oldRowid, l.newRowid) AND l.barrier != ?3
+                AND \(condition)
+            ORDER BY l.seq DESC LIMIT 1
+            """, arguments)
+    }
+
+    /// Whether someone other than the barrier `top` changed, after it, a row that `barrier`
+    /// (whose log rows start at `first`) writes: another barrier's log touched the row since
+    /// `top`'s last log row (an undo or redo of another stack included, unless it flipped an
+    /// entry without logging), or a value the barrier found in a row is not the one `top` left
+    /// there (a write outside any barrier, or a flipped replay). Merging then would make one
+    /// undo take back that change too.
+    static func changedByOthers(
+        since top: Int64, rowsOf barrier: Int64, from first: Int64, _ db: Database
+    ) throws -> Bool {
+        let slots = try slotCount(db)
+        let found = (0..<slots).map { slot in
+            let bit = Int64(1) << Int64(slot)
+            return """
+                (nw.mask & \(bit) != 0 AND NOT coalesce((
+                    SELECT \(BatchReplay.same("t.n\(slot)", "nw.o\(slot)"))
+                    FROM \(log) t
+                    WHERE \(filedRows("t")) AND t.tableId = nw.tableId
+                        AND t.newRowid = nw.oldRowid AND t.mask & \(bit) != 0
+                    ORDER BY t.seq DESC LIMIT 1), 1))
+                """
+        }
+        let sql = """
+            SELECT EXISTS (
+                SELECT 1 FROM \(log) nw
+                WHERE nw.seq >= ?2 AND nw.barrier = ?3 AND (
+                    EXISTS (
+                        SELECT 1 FROM \(log) o
+                        WHERE o.seq > (SELECT lastSeq FROM \(barriers) WHERE id = ?1)
+                            AND o.seq < ?2 AND o.barrier NOT IN (?1, ?3)
+                            AND o.tableId = nw.tableId
+                            AND coalesce(nw.oldRowid, nw.newRowid) IN (o.oldRowid, o.newRowid))
+                    OR \(found.isEmpty ? "0" : found.joined(separator: " OR "))))
+            """
+        return try db.fetchOne(
+            Int.self, sql, [.integer(top), .integer(first), .integer(barrier)]) == 1
+    }
+}
