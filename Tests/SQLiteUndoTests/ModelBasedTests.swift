@@ -8,7 +8,7 @@ import Testing
 ///
 /// `UNDO_MODEL_OPERATIONS` sets the number of operations (default 100,000) and `UNDO_MODEL_SEED`
 /// the seed (printed on failure); `UNDO_MODEL_TRACE=1` prints each step, and
-/// `UNDO_MODEL_WITHOUT=stamp,counter,parent,codes,keys,typing` leaves those parts out (to reach
+/// `UNDO_MODEL_WITHOUT=stamp,counter,parent,codes,keys,typing,untracked,attribution` leaves those parts out (to reach
 /// the failures behind a known one).
 @Suite struct ModelBasedTests {
     @Test func randomOperationsMatchTheModel() throws {

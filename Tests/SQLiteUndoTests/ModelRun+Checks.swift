@@ -97,7 +97,7 @@ extension ModelRun {
                 return "\(event.kind) \(event.name) kept \(conflict.table).\(column) of row "
                     + "\(conflict.rowid): \(conflict.kept.map { "\($0)" } ?? "nil") from "
                     + "\(conflict.keptFrom ?? "nil"), model: \(kept.map { "\($0)" } ?? "nil") "
-                    + "from \(keptFrom ?? "nil")"
+                    + "from \(keptFrom ?? "nil") (\(model.describeWriter(conflict.table, conflict.rowid, column)))"
             }
         }
         return nil
@@ -110,6 +110,7 @@ extension ModelRun {
         let registered = model.undo[stackID, default: []].filter { !$0.isOpen }.count
         let count = min(registered, 1 + random.below(40))
         let before = try snapshot()
+        let redoCount = model.redo[stackID, default: []].count
         var undone = 0
         while undone < count, try replay(stackID, undoing: true).outcome == .replayed {
             undone += 1
@@ -117,7 +118,9 @@ extension ModelRun {
         if let mismatch = try mismatch(fullStacks: true) {
             return "round trip, after \(undone) undos on \(stackID): \(mismatch)"
         }
-        for _ in 0..<undone { _ = try replay(stackID, undoing: false) }
+        // An undo that restored nothing (all of it changed since) leaves nothing to redo.
+        let redoable = model.redo[stackID, default: []].count - redoCount
+        for _ in 0..<redoable { _ = try replay(stackID, undoing: false) }
         if let mismatch = try mismatch(fullStacks: true) {
             return "round trip, after \(undone) undos and redos on \(stackID): \(mismatch)"
         }

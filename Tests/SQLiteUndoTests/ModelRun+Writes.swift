@@ -70,7 +70,7 @@ extension ModelRun {
             model.deleteItem(rowid, now: now, in: &barrier)
             deletedRowids.append(rowid)
             return "delete \(rowid)"
-        case 10, 11 where features.contains(.codes):
+        case 10...11 where features.contains(.codes):
             return try rotateCodes(count: 2 + random.below(2), &barrier)
         case 12 where features.contains(.keys):
             return try swapKeys(&barrier)

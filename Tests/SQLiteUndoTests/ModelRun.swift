@@ -82,14 +82,14 @@ struct ModelRun {
         let stackID = Self.stackIDs[random.below(4)]
         let stack = try engine.stack(id: stackID)
         switch random.below(100) {
-        case 0..<40:
+        case 0..<47:
             return try barrier(on: stack, nested: random.below(8) == 0)
         case 30..<40 where features.contains(.typing):
             return try type(on: stack)
-        case 40..<45:
+        case 40..<45 where features.contains(.untracked):
             var none: ReferenceModel.BarrierRecord?
             return "untracked " + (try write(&none))
-        case 45..<47:
+        case 45..<47 where features.contains(.untracked):
             return try writeWithUndoDisabled()
         case 47..<72:
             return try replay(stackID, undoing: true).described
@@ -228,7 +228,7 @@ struct ModelRun {
             } else if (event == nil) != (expected == .nothing) {
                 note("\(verb) returned \(event == nil ? "nil" : "an event"), model: \(expected)")
             }
-            if let event { note(conflictMismatch(event)) }
+            if let event, features.contains(.attribution) { note(conflictMismatch(event)) }
         } catch {
             if expected != .failed { note("\(verb) threw \(error)") }
         }

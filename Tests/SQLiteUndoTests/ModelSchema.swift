@@ -45,10 +45,15 @@ enum ModelSchema {
         case keys
         /// Coalescing typing steps.
         case typing
+        /// Writes outside any barrier, and with undo disabled.
+        case untracked
+        /// The check of conflicts' `kept` and `keptFrom`.
+        case attribution
 
         /// Every feature but those named in `UNDO_MODEL_WITHOUT` (comma-separated).
         static func enabled(without names: String?) -> Set<Feature> {
-            let left = Set((names ?? "").split(separator: ",").compactMap { Feature(rawValue: String($0)) })
+            let left = Set(
+                (names ?? "").split(separator: ",").compactMap { Feature(rawValue: String($0)) })
             return Set(allCases).subtracting(left)
         }
     }

@@ -28,7 +28,8 @@ extension ReferenceModel {
         update("t", rowid, to: newRowid, set: set, in: &barrier)
         guard let new = row("t", newRowid) else { return }
         if features.contains(.stamp), new["stamp"] == old["stamp"],
-            contentColumns.contains(where: { new[$0] != old[$0] }) {
+            contentColumns.contains(where: { new[$0] != old[$0] })
+        {
             update("t", newRowid, to: newRowid, set: ["stamp": .integer(now)], in: &barrier)
         }
         touchParent(old["parentId"], now: now, in: &barrier)
@@ -44,7 +45,9 @@ extension ReferenceModel {
     }
 
     private mutating func addToCount(_ delta: Int64, in barrier: inout BarrierRecord?) {
-        guard features.contains(.counter), case .integer(let count) = row("counts", 1)?["n"] else { return }
+        guard features.contains(.counter), case .integer(let count) = row("counts", 1)?["n"] else {
+            return
+        }
         update("counts", 1, to: 1, set: ["n": .integer(count + delta)], in: &barrier)
     }
 

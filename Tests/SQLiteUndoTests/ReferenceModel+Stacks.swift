@@ -18,7 +18,7 @@ extension ReferenceModel {
         var placeholder = record
         placeholder.isOpen = true
         placeholder.closedAt = now
-        recordStacks[record.id] = stack
+        recordStacks[record.id] = (stack, record.actionID)
         undo[stack, default: []].append(placeholder)
         coalescible[stack] = record.id
     }
@@ -36,7 +36,7 @@ extension ReferenceModel {
     /// the redo list and drops the oldest registered barriers beyond the levels.
     mutating func register(_ record: BarrierRecord, on stack: String) {
         guard record.wrote else { return }
-        recordStacks[record.id] = stack
+        recordStacks[record.id] = (stack, record.actionID)
         if open[stack]?.remove(record.id) != nil,
             let index = undo[stack]?.lastIndex(where: { $0.id == record.id })
         {
@@ -97,7 +97,7 @@ extension ReferenceModel {
         let record = list[index]
         let saved = tables
         var inverse: BarrierRecord? = BarrierRecord(
-            name: record.name, id: inverseID, isInverse: true)
+            name: record.name, id: inverseID, isInverse: true, action: record.actionID)
         revert(record, into: &inverse)
         if hasDuplicateCodes() {
             tables = saved
@@ -106,7 +106,7 @@ extension ReferenceModel {
         if undoing { undo[stack]?.remove(at: index) } else { redo[stack]?.remove(at: index) }
         coalescible[stack] = nil
         guard let inverse, inverse.wrote else { return .replayed }
-        recordStacks[inverse.id] = stack
+        recordStacks[inverse.id] = (stack, inverse.actionID)
         if undoing {
             redo[stack, default: []].append(inverse)
         } else {

@@ -45,6 +45,9 @@ struct ReferenceModel {
         var coalescingKey: String? = nil
         /// A replay's inverse (never merged into).
         var isInverse = false
+        /// The barrier a replay's inverse takes back or applies again (0: this one): the same
+        /// action in history, whose writes stay attributed to its stack.
+        var action = 0
         /// Filed (its first change committed) but not registered: its block still runs.
         var isOpen = false
         var changes: [RowChange] = []
@@ -56,6 +59,8 @@ struct ReferenceModel {
         var closedAt: Int64 = 0
         /// The sequence of the barrier's first change to each row.
         var firstTouch: [RowKey: Int] = [:]
+
+        var actionID: Int { action == 0 ? id : action }
     }
 
     var tables: [String: [Int64: StoredRow]] = [:]
@@ -65,8 +70,8 @@ struct ReferenceModel {
     var defaults: [String: Values] = [:]
     var undo: [String: [BarrierRecord]] = [:]
     var redo: [String: [BarrierRecord]] = [:]
-    /// The stack of each record id.
-    var recordStacks: [Int: String] = [:]
+    /// The stack and action of each record id.
+    var recordStacks: [Int: (stack: String, action: Int)] = [:]
     /// The record a coalescing barrier of each stack may merge into.
     var coalescible: [String: Int] = [:]
     /// Ids of the barriers filed on each stack whose blocks still run.
@@ -208,11 +213,25 @@ struct ReferenceModel {
         guard let stored = tables[table]?[rowid], let writer = stored.writers[column] else {
             return nil
         }
-        guard writer != 0, let stack = recordStacks[writer] else { return .some(nil) }
+        guard writer != 0, let (stack, action) = recordStacks[writer] else { return .some(nil) }
         let alive =
-            undo[stack, default: []].contains { $0.id == writer }
-            || redo[stack, default: []].contains { $0.id == writer }
+            undo[stack, default: []].contains { $0.actionID == action }
+            || redo[stack, default: []].contains { $0.actionID == action }
         return .some(alive ? stack : nil)
+    }
+
+    /// Which record wrote a cell, for messages.
+    func describeWriter(_ table: String, _ rowid: Int64, _ column: String) -> String {
+        guard let writer = tables[table]?[rowid]?.writers[column], writer != 0 else {
+            return "written outside any barrier"
+        }
+        let (stack, action) = recordStacks[writer] ?? ("?", 0)
+        let record =
+            (undo[stack, default: []] + redo[stack, default: []]).first { $0.actionID == action }
+        let by = "record \(writer) (action \(action)) of \(stack)"
+        guard let record else { return "written by \(by), since dropped" }
+        return
+            "written by \(by), in history as \(record.name)\(record.isInverse ? " replayed" : "")"
     }
 
     // MARK: Migrations
