@@ -82,15 +82,15 @@ struct ModelRun {
         let stackID = Self.stackIDs[random.below(4)]
         let stack = try engine.stack(id: stackID)
         switch random.below(100) {
-        case 0..<47:
-            return try barrier(on: stack, nested: random.below(8) == 0)
         case 30..<40 where features.contains(.typing):
-            return try type(on: stack)
+            return try typingRun(on: stack)
         case 40..<45 where features.contains(.untracked):
             var none: ReferenceModel.BarrierRecord?
             return "untracked " + (try write(&none))
         case 45..<47 where features.contains(.untracked):
             return try writeWithUndoDisabled()
+        case 0..<47:
+            return try barrier(on: stack, nested: random.below(8) == 0)
         case 47..<72:
             return try replay(stackID, undoing: true).described
         case 72..<100 where random.below(2000) == 0:
@@ -155,6 +155,33 @@ struct ModelRun {
         return ReferenceModel.BarrierRecord(name: name, id: nextRecordID, coalescingKey: key)
     }
 
+    /// A few typing steps on one stack close together, sometimes interrupted by another stack's
+    /// typing into, or editing, the same row.
+    mutating func typingRun(on stack: UndoStack) throws -> String {
+        var described: [String] = []
+        for index in 0..<(1 + random.below(4)) {
+            if index > 0, random.below(2) == 0 { try advanceClock() }
+            if index > 0, random.below(4) == 0, let rowid = typing[stack.id] {
+                let other = try engine.stack(id: Self.stackIDs[random.below(4)])
+                if random.below(2) == 0 {
+                    typing[other.id] = rowid
+                    described.append("(" + (try type(on: other)) + ")")
+                } else {
+                    var record: ReferenceModel.BarrierRecord? = newRecord("B")
+                    let set: ReferenceModel.Values = ["a": value(for: "a")]
+                    try withUndoStack(other) {
+                        try undoable("B") { try updateItems([(rowid, rowid, set)], &record) }
+                    }
+                    if let record { model.file(record, on: other.id, at: now) }
+                    if let record { model.register(record, on: other.id) }
+                    described.append("(update \(rowid) [a] on \(other.id))")
+                }
+            }
+            described.append(try type(on: stack))
+        }
+        return described.joined(separator: ", ")
+    }
+
     /// One step of typing into a row's body, coalescing with the stack's previous step. A stack
     /// mostly keeps typing into its row; sometimes it types into another stack's, which must
     /// keep that stack's next step from merging.
@@ -181,9 +208,8 @@ struct ModelRun {
         var step: ReferenceModel.BarrierRecord? = newRecord("Type", coalescing: key)
         model.updateItem(rowid, to: rowid, set: ["body": .text(text)], now: now, in: &step)
         guard let step, step.wrote else { return "type into \(rowid) on \(stack.id): no change" }
-        if before.merges(step, on: stack.id, at: now, interval: mergeInterval),
-            let target = before.mergeTarget(on: stack.id)
-        {
+        let refusal = before.mergeRefusal(step, on: stack.id, at: now, interval: mergeInterval)
+        if refusal == nil, let target = before.mergeTarget(on: stack.id) {
             model = before
             var merged: ReferenceModel.BarrierRecord? = target
             model.updateItem(rowid, to: rowid, set: ["body": .text(text)], now: now, in: &merged)
@@ -192,7 +218,7 @@ struct ModelRun {
         }
         model.file(step, on: stack.id, at: now)
         model.register(step, on: stack.id)
-        return "type into \(rowid) on \(stack.id)"
+        return "type into \(rowid) on \(stack.id) (not merged: \(refusal ?? "-"))"
     }
 
     /// A write inside `withUndoDisabled`, sometimes in a barrier: not recorded anywhere.

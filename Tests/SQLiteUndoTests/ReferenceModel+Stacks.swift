@@ -58,23 +58,25 @@ extension ReferenceModel {
 
     // MARK: Coalescing
 
-    /// Whether `step`, a coalescing barrier that just wrote (in this model's state before it),
-    /// merges into the stack's previous barrier: same name and key, nothing registered or
-    /// replayed on the stack since, within `interval`, and no row the step changes was changed
-    /// by anyone else since the previous barrier first changed it.
-    func merges(
+    /// Why `step`, a coalescing barrier that just wrote (in this model's state before it), does
+    /// not merge into the stack's previous barrier, or nil when it merges: same name and key,
+    /// nothing registered or replayed on the stack since, within `interval`, and no row the step
+    /// changes was changed by anyone else since the previous barrier first changed it.
+    func mergeRefusal(
         _ step: BarrierRecord, on stack: String, at now: Int64, interval: Int64
-    ) -> Bool {
+    ) -> String? {
         guard let key = step.coalescingKey, let top = undo[stack]?.last, !top.isOpen,
-            top.name == step.name, top.coalescingKey == key, !top.isInverse,
-            coalescible[stack] == top.id, now - top.closedAt <= interval
-        else { return false }
-        return !step.firstTouch.keys.contains { row in
+            top.name == step.name, top.coalescingKey == key, !top.isInverse
+        else { return "another action before" }
+        guard coalescible[stack] == top.id else { return "a replay or reopening since" }
+        guard now - top.closedAt <= interval else { return "too late" }
+        let changed = step.firstTouch.keys.first { row in
             guard let first = top.firstTouch[row],
                 let stored = tables[row.table]?[row.rowid]
             else { return false }
             return stored.changedBy != top.id && stored.changedAt > first
         }
+        return changed.map { "\($0.table) row \($0.rowid) changed by another since" }
     }
 
     /// The registered barrier a coalescing step merges into (the top of the undo list).
