@@ -1,103 +1,185 @@
 import SQLiteDatabase
 
 /// A small reference model of the undo semantics, independent of the engine's triggers, log and
-/// SQL: rows as dictionaries, each barrier's net change tracked directly from the operations it
+/// SQL: tables as dictionaries, each barrier's net change tracked directly from the operations it
 /// performs, and the conflict rule applied column by column.
+///
+/// Every cell remembers which record wrote its value last (for conflicts' `keptFrom`), and every
+/// row when it last changed and by whom (for coalescing). The application's triggers are
+/// simulated by `ReferenceModel+App` for forward writes only: a replay restores exactly what the
+/// undo promises, whatever the triggers write meanwhile.
 struct ReferenceModel {
-    typealias Values = [SQLiteValue]  // the columns a, b, c
+    typealias Values = [String: SQLiteValue]
+
+    /// A row of a table, by its rowid.
+    struct RowKey: Hashable {
+        var table: String
+        var rowid: Int64
+    }
+
+    /// A row's values and who made them.
+    struct StoredRow {
+        var values: Values
+        /// The record that wrote each column's value last (0: no record).
+        var writers: [String: Int]
+        /// The record of the last change to the row (0: no record), and the change's sequence.
+        var changedBy: Int
+        var changedAt: Int
+    }
 
     /// What one barrier did to one row (identified by its rowid when the barrier began).
     struct RowChange {
+        var table: String
         var original: Int64?  // nil: inserted by the barrier
         var current: Int64?  // nil: deleted by the barrier
-        var before: [Int: SQLiteValue] = [:]  // first original of each column written
-        var after: [Int: SQLiteValue] = [:]  // last value written to each column
+        var before: Values = [:]  // first original of each column written
+        var after: Values = [:]  // last value written to each column
         var fullBefore: Values?  // the whole original row (for a delete)
         var fullAfter: Values?  // the whole row as inserted (for an insert)
     }
 
     struct BarrierRecord {
         var name: String
-        /// Tells a barrier's entry from the others while its block runs (0: a replay's inverse).
-        var id = 0
+        /// Tells records apart: the writer of a cell, a barrier's entry while its block runs.
+        var id: Int
+        var coalescingKey: String? = nil
+        /// A replay's inverse (never merged into).
+        var isInverse = false
+        /// The barrier a replay's inverse takes back or applies again (0: this one): the same
+        /// action in history, whose writes stay attributed to its stack.
+        var action = 0
         /// Filed (its first change committed) but not registered: its block still runs.
         var isOpen = false
         var changes: [RowChange] = []
-        /// Which change each rowid the barrier touched belongs to now.
-        var byRowid: [Int64: Int] = [:]
+        /// Which change each row the barrier touched belongs to now.
+        var byRow: [RowKey: Int] = [:]
         /// Whether the barrier wrote anything (the engine registers a barrier that logged rows).
         var wrote = false
+        /// The clock when it was filed or last merged into (milliseconds).
+        var closedAt: Int64 = 0
+        /// The sequence of the barrier's first change to each row.
+        var firstTouch: [RowKey: Int] = [:]
+
+        var actionID: Int { action == 0 ? id : action }
     }
 
-    var rows: [Int64: Values] = [:]
+    var tables: [String: [Int64: StoredRow]] = [:]
+    /// Each table's columns, in order, without the rowid.
+    var columns: [String: [String]] = [:]
+    /// Values of columns added by a migration, for rows recorded before.
+    var defaults: [String: Values] = [:]
     var undo: [String: [BarrierRecord]] = [:]
     var redo: [String: [BarrierRecord]] = [:]
-    static let levels = 1000
+    /// The stack and action of each record id.
+    var recordStacks: [Int: (stack: String, action: Int)] = [:]
+    /// The record a coalescing barrier of each stack may merge into.
+    var coalescible: [String: Int] = [:]
     /// Ids of the barriers filed on each stack whose blocks still run.
-    private var open: [String: Set<Int>] = [:]
+    var open: [String: Set<Int>] = [:]
+    /// Counts changes, for `StoredRow.changedAt` and `BarrierRecord.firstTouch`.
+    var sequence = 0
+    /// The parts of the schema the run has (which application triggers to simulate).
+    var features = Set(ModelSchema.Feature.allCases)
+    static let levels = 1000
+
+    init(columns: [String: [String]]) {
+        self.columns = columns
+        for table in columns.keys { tables[table] = [:] }
+    }
+
+    func row(_ table: String, _ rowid: Int64) -> Values? { tables[table]?[rowid]?.values }
+
+    /// Notes a change to a row by the record `writer` (0: none).
+    private mutating func touch(_ key: RowKey, in record: inout BarrierRecord?) {
+        sequence += 1
+        tables[key.table]?[key.rowid]?.changedBy = record?.id ?? 0
+        tables[key.table]?[key.rowid]?.changedAt = sequence
+        guard record != nil else { return }
+        record?.wrote = true
+        if record?.firstTouch[key] == nil { record?.firstTouch[key] = sequence }
+    }
 
     // MARK: Writes, recorded into the innermost open barrier (if any)
 
-    mutating func insert(_ rowid: Int64, _ values: Values, into barrier: inout BarrierRecord?) {
-        rows[rowid] = values
+    mutating func insert(
+        _ table: String, _ rowid: Int64, _ values: Values, into barrier: inout BarrierRecord?
+    ) {
+        let writer = barrier?.id ?? 0
+        let key = RowKey(table: table, rowid: rowid)
+        tables[table]?[rowid] = StoredRow(
+            values: values, writers: values.mapValues { _ in writer }, changedBy: writer,
+            changedAt: 0)
+        touch(key, in: &barrier)
         guard var record = barrier else { return }
-        record.wrote = true
-        if let index = record.byRowid[rowid], record.changes[index].current == nil {
+        if let index = record.byRow[key], record.changes[index].current == nil {
             // deleted then inserted again at the same rowid: an update from the original
             record.changes[index].current = rowid
             record.changes[index].fullAfter = values
-            for column in 0..<3 {
+            for (column, value) in values {
                 record.changes[index].before[column] = record.changes[index].fullBefore?[column]
-                record.changes[index].after[column] = values[column]
+                record.changes[index].after[column] = value
             }
         } else {
-            record.byRowid[rowid] = record.changes.count
-            record.changes.append(RowChange(original: nil, current: rowid, fullAfter: values))
+            record.byRow[key] = record.changes.count
+            record.changes.append(
+                RowChange(table: table, original: nil, current: rowid, fullAfter: values))
         }
         barrier = record
     }
 
+    /// Updates (and moves, when `newRowid` differs) a row; false when there is no such row.
+    @discardableResult
     mutating func update(
-        _ rowid: Int64, to newRowid: Int64, set: [Int: SQLiteValue],
+        _ table: String, _ rowid: Int64, to newRowid: Int64, set: Values,
         in barrier: inout BarrierRecord?
-    ) {
-        guard let old = rows[rowid] else { return }
-        var new = old
-        for (column, value) in set { new[column] = value }
-        rows[rowid] = nil
-        rows[newRowid] = new
-        let written = set.keys.filter { old[$0] != new[$0] }
-        guard var record = barrier, !written.isEmpty || rowid != newRowid else { return }
-        record.wrote = true
+    ) -> Bool {
+        guard var stored = tables[table]?[rowid] else { return false }
+        let old = stored.values
+        let written = set.keys.filter { old[$0] != set[$0] }
+        guard !written.isEmpty || rowid != newRowid else { return true }
+        let writer = barrier?.id ?? 0
+        for column in written {
+            stored.values[column] = set[column]
+            stored.writers[column] = writer
+        }
+        tables[table]?[rowid] = nil
+        tables[table]?[newRowid] = stored
+        touch(RowKey(table: table, rowid: rowid), in: &barrier)
+        touch(RowKey(table: table, rowid: newRowid), in: &barrier)
+        guard var record = barrier else { return true }
+        let key = RowKey(table: table, rowid: rowid)
         let index: Int
-        if let existing = record.byRowid[rowid], record.changes[existing].current == rowid {
+        if let existing = record.byRow[key], record.changes[existing].current == rowid {
             index = existing
-            record.byRowid[rowid] = nil
+            record.byRow[key] = nil
         } else {
             index = record.changes.count
-            record.changes.append(RowChange(original: rowid, current: rowid))
+            record.changes.append(RowChange(table: table, original: rowid, current: rowid))
         }
         var change = record.changes[index]
         for column in written {
             if change.original != nil, change.before[column] == nil {
                 change.before[column] = old[column]
             }
-            change.after[column] = new[column]
-            if change.original == nil { change.fullAfter?[column] = new[column] }
+            change.after[column] = stored.values[column]
+            if change.original == nil { change.fullAfter?[column] = stored.values[column] }
         }
         change.current = newRowid
         record.changes[index] = change
-        record.byRowid[newRowid] = index
+        record.byRow[RowKey(table: table, rowid: newRowid)] = index
         barrier = record
+        return true
     }
 
-    mutating func delete(_ rowid: Int64, in barrier: inout BarrierRecord?) {
-        guard let old = rows.removeValue(forKey: rowid), var record = barrier else { return }
-        record.wrote = true
-        if let index = record.byRowid[rowid], record.changes[index].current == rowid {
+    mutating func delete(_ table: String, _ rowid: Int64, in barrier: inout BarrierRecord?) {
+        guard let old = tables[table]?.removeValue(forKey: rowid)?.values else { return }
+        let key = RowKey(table: table, rowid: rowid)
+        touch(key, in: &barrier)
+        guard var record = barrier else { return }
+        if let index = record.byRow[key], record.changes[index].current == rowid {
             if record.changes[index].original == nil {
                 record.changes.remove(at: index)
-                record.byRowid = record.byRowid.filter { $0.value != index }
+                record.byRow = record.byRow.filter { $0.value != index }
                     .mapValues { $0 > index ? $0 - 1 : $0 }
             } else {
                 var change = record.changes[index]
@@ -108,8 +190,9 @@ struct ReferenceModel {
                 record.changes[index] = change
             }
         } else {
-            record.byRowid[rowid] = record.changes.count
-            record.changes.append(RowChange(original: rowid, current: nil, fullBefore: old))
+            record.byRow[key] = record.changes.count
+            record.changes.append(
+                RowChange(table: table, original: rowid, current: nil, fullBefore: old))
         }
         barrier = record
     }
@@ -122,86 +205,97 @@ struct ReferenceModel {
         return change.before.contains { change.after[$0.key] != $0.value }
     }
 
-    // MARK: Stacks
+    // MARK: Who wrote what
 
-    /// Files a barrier whose block runs, once it wrote something: it takes its place on the undo
-    /// list, passed by until it registers.
-    mutating func file(_ record: BarrierRecord, on stack: String) {
-        guard record.wrote, open[stack, default: []].insert(record.id).inserted else { return }
-        var placeholder = record
-        placeholder.isOpen = true
-        undo[stack, default: []].append(placeholder)
+    /// The stack whose recorded action wrote a cell's value, or nil when no record in history
+    /// did (a write outside any barrier, or its record was dropped).
+    func keptFrom(_ table: String, _ rowid: Int64, _ column: String) -> String?? {
+        guard let stored = tables[table]?[rowid], let writer = stored.writers[column] else {
+            return nil
+        }
+        guard writer != 0, let (stack, action) = recordStacks[writer] else { return .some(nil) }
+        let alive =
+            undo[stack, default: []].contains { $0.actionID == action }
+            || redo[stack, default: []].contains { $0.actionID == action }
+        return .some(alive ? stack : nil)
     }
 
-    /// Drops the oldest registered barriers of a stack's undo list beyond `levels`.
-    private mutating func trim(_ stack: String, to levels: Int) {
-        while undo[stack, default: []].count - open[stack, default: []].count > levels,
-            let oldest = undo[stack]?.firstIndex(where: { !$0.isOpen })
-        {
-            undo[stack]?.remove(at: oldest)
+    /// Which record wrote a cell, for messages.
+    func describeWriter(_ table: String, _ rowid: Int64, _ column: String) -> String {
+        guard let writer = tables[table]?[rowid]?.writers[column], writer != 0 else {
+            return "written outside any barrier"
+        }
+        let (stack, action) = recordStacks[writer] ?? ("?", 0)
+        let record =
+            (undo[stack, default: []] + redo[stack, default: []]).first { $0.actionID == action }
+        let by = "record \(writer) (action \(action)) of \(stack)"
+        guard let record else { return "written by \(by), since dropped" }
+        return
+            "written by \(by), in history as \(record.name)\(record.isInverse ? " replayed" : "")"
+    }
+
+    // MARK: Migrations
+
+    mutating func addColumn(_ column: String, to table: String, default value: SQLiteValue) {
+        columns[table, default: []].append(column)
+        defaults[table, default: [:]][column] = value
+        for rowid in tables[table, default: [:]].keys {
+            tables[table]?[rowid]?.values[column] = value
+            tables[table]?[rowid]?.writers[column] = 0
         }
     }
 
-    /// Registers a barrier whose block returned, in the place it was filed (or on top), clears
-    /// the redo list and drops the oldest registered barriers beyond the levels.
-    mutating func register(_ record: BarrierRecord, on stack: String) {
-        guard record.wrote else { return }
-        if open[stack]?.remove(record.id) != nil,
-            let index = undo[stack]?.lastIndex(where: { $0.id == record.id })
-        {
-            undo[stack]?[index] = record
-        } else {
-            undo[stack, default: []].append(record)
+    mutating func renameColumn(_ old: String, to new: String, in table: String) {
+        columns[table] = columns[table, default: []].map { $0 == old ? new : $0 }
+        if let value = defaults[table]?.removeValue(forKey: old) { defaults[table]?[new] = value }
+        func rename(_ values: inout Values) {
+            if let value = values.removeValue(forKey: old) { values[new] = value }
         }
-        redo[stack] = []
-        trim(stack, to: Self.levels)
-    }
-
-    /// The most recent registered barrier of a stack's list.
-    func top(of stack: String, undoing: Bool) -> BarrierRecord? {
-        (undoing ? undo[stack] : redo[stack])?.last { !$0.isOpen }
-    }
-
-    /// Undo (from: undo list) or redo (from: redo list) on a stack.
-    mutating func replay(stack: String, undoing: Bool) {
-        let list = (undoing ? undo[stack] : redo[stack]) ?? []
-        guard let index = list.lastIndex(where: { !$0.isOpen }) else { return }
-        let record = list[index]
-        if undoing { undo[stack]?.remove(at: index) } else { redo[stack]?.remove(at: index) }
-        var inverse: BarrierRecord? = BarrierRecord(name: record.name)
-        for change in record.changes.reversed() where Self.isEffective(change) {
-            revert(change, into: &inverse)
+        for rowid in tables[table, default: [:]].keys {
+            rename(&tables[table]![rowid]!.values)
+            if let writer = tables[table]?[rowid]?.writers.removeValue(forKey: old) {
+                tables[table]?[rowid]?.writers[new] = writer
+            }
         }
-        guard let inverse, inverse.wrote else { return }
-        if undoing {
-            redo[stack, default: []].append(inverse)
-        } else {
-            undo[stack, default: []].append(inverse)
+        editChanges(of: table) { change in
+            rename(&change.before)
+            rename(&change.after)
+            if change.fullBefore != nil { rename(&change.fullBefore!) }
+            if change.fullAfter != nil { rename(&change.fullAfter!) }
         }
     }
 
-    private mutating func revert(_ change: RowChange, into inverse: inout BarrierRecord?) {
-        switch (change.original, change.current) {
-        case (nil, let rowid?):
-            if let current = rows[rowid], current == change.fullAfter {
-                delete(rowid, in: &inverse)
+    mutating func dropColumn(_ column: String, from table: String) {
+        columns[table] = columns[table, default: []].filter { $0 != column }
+        defaults[table]?[column] = nil
+        for rowid in tables[table, default: [:]].keys {
+            tables[table]?[rowid]?.values[column] = nil
+            tables[table]?[rowid]?.writers[column] = nil
+        }
+        editChanges(of: table) { change in
+            change.before[column] = nil
+            change.after[column] = nil
+            change.fullBefore?[column] = nil
+            change.fullAfter?[column] = nil
+        }
+    }
+
+    private mutating func editChanges(of table: String, _ edit: (inout RowChange) -> Void) {
+        Self.editChanges(of: table, in: &undo, edit)
+        Self.editChanges(of: table, in: &redo, edit)
+    }
+
+    private static func editChanges(
+        of table: String, in lists: inout [String: [BarrierRecord]],
+        _ edit: (inout RowChange) -> Void
+    ) {
+        for stack in lists.keys {
+            for record in lists[stack, default: []].indices {
+                for index in lists[stack]![record].changes.indices
+                where lists[stack]![record].changes[index].table == table {
+                    edit(&lists[stack]![record].changes[index])
+                }
             }
-        case (let rowid?, nil):
-            if rows[rowid] == nil, let before = change.fullBefore {
-                insert(rowid, before, into: &inverse)
-            }
-        case (let original?, let rowid?):
-            guard let current = rows[rowid] else { return }
-            var set: [Int: SQLiteValue] = [:]
-            for (column, left) in change.after {
-                guard let before = change.before[column], before != left else { continue }
-                if current[column] == left { set[column] = before }
-            }
-            let target = original != rowid && rows[original] == nil ? original : rowid
-            if !set.isEmpty || target != rowid {
-                update(rowid, to: target, set: set, in: &inverse)
-            }
-        case (nil, nil): break
         }
     }
 }

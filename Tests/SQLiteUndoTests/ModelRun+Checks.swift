@@ -1,0 +1,134 @@
+import SQLiteDatabase
+
+@testable import SQLiteUndo
+
+/// What a run checks after each step: the tracked tables against the model (every column, exact
+/// values), the stacks' names, the FTS5 index's integrity, each undo's conflicts, and now and then
+/// a round trip of undos and redos.
+extension ModelRun {
+    /// Every tracked table's rows, ordered by key, with the model's columns in order.
+    typealias Snapshot = [String: [[SQLiteValue]]]
+
+    func snapshot() throws -> Snapshot {
+        try db.read { db in
+            var tables: Snapshot = [:]
+            for table in ModelSchema.trackedTables {
+                let columns = (["id"] + model.columns[table, default: []]).joined(separator: ", ")
+                tables[table] = try db.fetchAll(
+                    Row.self, "SELECT \(columns) FROM \(table) ORDER BY id"
+                ).map(\.values)
+            }
+            return tables
+        }
+    }
+
+    func modelSnapshot() -> Snapshot {
+        var tables: Snapshot = [:]
+        for table in ModelSchema.trackedTables {
+            let rows = model.tables[table, default: [:]]
+            tables[table] = rows.keys.sorted().map { rowid in
+                [.integer(rowid)]
+                    + model.columns[table, default: []].map { rows[rowid]?.values[$0] ?? .null }
+            }
+        }
+        return tables
+    }
+
+    /// What differs between the database and the model, or nil. Stacks are compared by their
+    /// next names and sizes; `fullStacks` compares every name (slower: lists grow to 1000).
+    mutating func mismatch(fullStacks: Bool) throws -> String? {
+        let issue = self.issue
+        self.issue = nil
+        let actual = try snapshot()
+        let expected = modelSnapshot()
+        for table in ModelSchema.trackedTables where actual[table] != expected[table] {
+            return "\(table) \(Self.difference(actual[table] ?? [], expected[table] ?? []))"
+        }
+        if let issue { return issue }
+        do {
+            try db.write { try $0.execute("INSERT INTO fts(fts) VALUES ('integrity-check')") }
+        } catch {
+            return "the FTS5 index is not the table's: \(error)"
+        }
+        for id in Self.stackIDs {
+            let stack = try engine.stack(id: id)
+            let summary = "\(stack.undoActionName ?? "-") \(stack.redoActionName ?? "-")"
+            let modelSummary =
+                "\(model.top(of: id, undoing: true)?.name ?? "-") "
+                + "\(model.top(of: id, undoing: false)?.name ?? "-")"
+            if summary != modelSummary {
+                return "stack \(id) next \(summary) != model \(modelSummary)"
+            }
+            guard fullStacks else { continue }
+            let undo = model.undo[id, default: []].filter { !$0.isOpen }
+            let redo = model.redo[id, default: []]
+            let state = UndoStackState(
+                undo: undo.reversed().map(\.name), redo: redo.reversed().map(\.name))
+            if stack.state != state { return "stack \(id) \(stack.state) != model \(state)" }
+        }
+        return nil
+    }
+
+    /// The rows only one side has, and the rows both have with different values.
+    static func difference(_ actual: [[SQLiteValue]], _ expected: [[SQLiteValue]]) -> String {
+        let actualRows = Dictionary(actual.map { ($0[0], $0) }) { first, _ in first }
+        let expectedRows = Dictionary(expected.map { ($0[0], $0) }) { first, _ in first }
+        var lines: [String] = []
+        for (key, row) in actualRows.sorted(by: { "\($0.key)" < "\($1.key)" })
+        where expectedRows[key] != row {
+            lines.append("row \(row) != model \(expectedRows[key].map { "\($0)" } ?? "none")")
+        }
+        for (key, row) in expectedRows where actualRows[key] == nil {
+            lines.append("no row, model \(row)")
+        }
+        return lines.joined(separator: "; ")
+    }
+
+    /// The first conflict of an undo or redo that does not name the value kept (the database's
+    /// now) and the change that made it: the stack of the barrier that last wrote it, or nil when
+    /// none in history did.
+    func conflictMismatch(_ event: UndoEvent) -> String? {
+        for conflict in event.conflicts where conflict.reason == .changedSince {
+            guard let column = conflict.column,
+                let keptFrom = model.keptFrom(conflict.table, conflict.rowid, column)
+            else { continue }
+            let kept = model.row(conflict.table, conflict.rowid)?[column]
+            if conflict.kept != kept || conflict.keptFrom != keptFrom {
+                return "\(event.kind) \(event.name) kept \(conflict.table).\(column) of row "
+                    + "\(conflict.rowid): \(conflict.kept.map { "\($0)" } ?? "nil") from "
+                    + "\(conflict.keptFrom ?? "nil"), model: \(kept.map { "\($0)" } ?? "nil") "
+                    + "from \(keptFrom ?? "nil") (\(model.describeWriter(conflict.table, conflict.rowid, column)))"
+            }
+        }
+        return nil
+    }
+
+    /// Undoes up to 40 of a random stack's actions, then redoes as many: the tables must be
+    /// back exactly as before (and match the model on the way).
+    mutating func roundTrip() throws -> String? {
+        let stackID = Self.stackIDs[random.below(Self.stackIDs.count)]
+        let registered = model.undo[stackID, default: []].filter { !$0.isOpen }.count
+        let count = min(registered, 1 + random.below(40))
+        let before = try snapshot()
+        let redoCount = model.redo[stackID, default: []].count
+        var undone = 0
+        while undone < count, try replay(stackID, undoing: true).outcome == .replayed {
+            undone += 1
+        }
+        if let mismatch = try mismatch(fullStacks: true) {
+            return "round trip, after \(undone) undos on \(stackID): \(mismatch)"
+        }
+        // An undo that restored nothing (all of it changed since) leaves nothing to redo.
+        let redoable = model.redo[stackID, default: []].count - redoCount
+        for _ in 0..<redoable { _ = try replay(stackID, undoing: false) }
+        if let mismatch = try mismatch(fullStacks: true) {
+            return "round trip, after \(undone) undos and redos on \(stackID): \(mismatch)"
+        }
+        let after = try snapshot()
+        for table in ModelSchema.trackedTables where after[table] != before[table] {
+            return "round trip of \(undone) undos and redos on \(stackID) changed \(table): "
+                + Self.difference(after[table] ?? [], before[table] ?? [])
+        }
+        return nil
+    }
+}

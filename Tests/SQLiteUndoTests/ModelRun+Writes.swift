@@ -1,0 +1,168 @@
+import SQLiteDatabase
+
+@testable import SQLiteUndo
+
+/// The random writes of a run, each applied to the database and to the model (recorded in the
+/// innermost barrier's record, or nowhere).
+extension ModelRun {
+    mutating func existingRowid() -> Int64? {
+        let keys = model.tables["t", default: [:]].keys.sorted()
+        return keys.isEmpty ? nil : keys[random.below(keys.count)]
+    }
+
+    /// A value for a column of `t`: a parent (or none), a fresh code (or none), words, or any
+    /// value of the pool.
+    mutating func value(for column: String) -> SQLiteValue {
+        switch column {
+        case "parentId":
+            let parents = ModelSchema.parentIDs
+            return random.below(5) == 0 ? .null : .integer(parents[random.below(parents.count)])
+        case "code":
+            guard random.below(4) != 0 else { return .null }
+            nextCode += 1
+            return .text("k\(nextCode)")
+        case "body":
+            guard random.below(8) != 0 else { return .null }
+            let words = (0...random.below(3)).map { _ in Self.words[random.below(Self.words.count)]
+            }
+            return .text(words.joined(separator: " "))
+        default:
+            return Self.pool[random.below(Self.pool.count)]
+        }
+    }
+
+    /// One random write.
+    mutating func write(_ barrier: inout ReferenceModel.BarrierRecord?) throws -> String {
+        // Few rows, so that stacks often touch the same ones; deletes take over when it grows.
+        var choice = random.below(13)
+        let count = model.tables["t", default: [:]].count
+        if count > 24, choice < 3 { choice = 9 }
+        if choice < 3 || count < 2 { return try insert(&barrier, reusing: choice == 0) }
+        guard let rowid = existingRowid() else { return "skip" }
+        switch choice {
+        case 3...5:
+            let content = model.contentColumns
+            var set: ReferenceModel.Values = [:]
+            for column in content where random.below(3) == 0 || set.isEmpty && column == "c" {
+                set[column] = value(for: column)
+            }
+            if set.isEmpty { set["body"] = value(for: "body") }
+            try updateItems([(rowid, rowid, set)], &barrier)
+            return "update \(rowid) \(set.keys.sorted())"
+        case 6:
+            let target = nextRowid
+            nextRowid += 1
+            try updateItems([(rowid, target, [:])], &barrier)
+            return "move \(rowid) to \(target)"
+        case 7:
+            let parents = ModelSchema.parentIDs
+            let parent = parents[random.below(parents.count)]
+            let name: SQLiteValue = .text("parent \(nextCode)")
+            nextCode += 1
+            try db.write {
+                try $0.execute(
+                    "UPDATE parents SET name = ? WHERE id = ?", [name, .integer(parent)])
+            }
+            model.update("parents", parent, to: parent, set: ["name": name], in: &barrier)
+            return "rename parent \(parent)"
+        case 8, 9:
+            try db.write { try $0.execute("DELETE FROM t WHERE id = ?", [.integer(rowid)]) }
+            model.deleteItem(rowid, now: now, in: &barrier)
+            deletedRowids.append(rowid)
+            return "delete \(rowid)"
+        case 10...11 where features.contains(.codes):
+            return try rotateCodes(count: 2 + random.below(2), &barrier)
+        case 12 where features.contains(.keys):
+            return try swapKeys(&barrier)
+        default:
+            return "skip"
+        }
+    }
+
+    mutating func insert(_ barrier: inout ReferenceModel.BarrierRecord?, reusing: Bool) throws
+        -> String
+    {
+        var rowid = nextRowid
+        if reusing, !deletedRowids.isEmpty {
+            rowid = deletedRowids.remove(at: random.below(deletedRowids.count))
+            if model.row("t", rowid) != nil { return "skip" }
+        } else {
+            nextRowid += 1
+        }
+        let columns = model.contentColumns
+        var values: ReferenceModel.Values = [:]
+        for column in columns { values[column] = value(for: column) }
+        let sql =
+            "INSERT INTO t(id, \(columns.joined(separator: ", ")), stamp) VALUES (?"
+            + String(repeating: ", ?", count: columns.count) + ", (SELECT now FROM clock))"
+        try db.write {
+            try $0.execute(sql, [.integer(rowid)] + columns.map { values[$0] ?? .null })
+        }
+        model.insertItem(rowid, values, now: now, into: &barrier)
+        return "insert \(rowid)"
+    }
+
+    /// Updates rows of `t` one statement each (moving a row when its new rowid differs), in one
+    /// transaction or one each.
+    mutating func updateItems(
+        _ updates: [(rowid: Int64, newRowid: Int64, set: ReferenceModel.Values)],
+        _ barrier: inout ReferenceModel.BarrierRecord?
+    ) throws {
+        let statements = updates.map { update in
+            let columns = update.set.keys.sorted()
+            let assignments = ["id = ?"] + columns.map { "\($0) = ?" }
+            let arguments =
+                [.integer(update.newRowid)] + columns.map { update.set[$0] ?? .null }
+                + [.integer(update.rowid)]
+            return ("UPDATE t SET \(assignments.joined(separator: ", ")) WHERE id = ?", arguments)
+        }
+        if random.below(2) == 0 {
+            try db.write { db in
+                for (sql, arguments) in statements { try db.execute(sql, arguments) }
+            }
+        } else {
+            for (sql, arguments) in statements { try db.write { try $0.execute(sql, arguments) } }
+        }
+        for update in updates {
+            model.updateItem(
+                update.rowid, to: update.newRowid, set: update.set, now: now, in: &barrier)
+        }
+    }
+
+    /// Rotates the UNIQUE codes of two or three rows through a temporary code: each row takes
+    /// the next one's code.
+    mutating func rotateCodes(count: Int, _ barrier: inout ReferenceModel.BarrierRecord?) throws
+        -> String
+    {
+        let coded = model.tables["t", default: [:]].filter {
+            ($0.value.values["code"] ?? .null) != .null
+        }.keys.sorted()
+        guard coded.count >= count else { return "skip" }
+        var rows: [Int64] = []
+        while rows.count < count {
+            let rowid = coded[random.below(coded.count)]
+            if !rows.contains(rowid) { rows.append(rowid) }
+        }
+        let codes = rows.map { model.row("t", $0)?["code"] ?? .null }
+        var updates: [(Int64, Int64, ReferenceModel.Values)] = [
+            (rows[0], rows[0], ["code": ModelSchema.temporaryCode])
+        ]
+        for index in (1..<count).reversed() {
+            updates.append((rows[index], rows[index], ["code": codes[(index + 1) % count]]))
+        }
+        updates.append((rows[0], rows[0], ["code": codes[1]]))
+        try updateItems(updates, &barrier)
+        return "rotate codes of \(rows)"
+    }
+
+    /// Swaps two rows' INTEGER PRIMARY KEYs through a temporary key.
+    mutating func swapKeys(_ barrier: inout ReferenceModel.BarrierRecord?) throws -> String {
+        guard let first = existingRowid(), let second = existingRowid(), first != second else {
+            return "skip"
+        }
+        let temporary = ModelSchema.temporaryKey
+        try updateItems(
+            [(first, temporary, [:]), (second, first, [:]), (temporary, second, [:])], &barrier)
+        return "swap keys \(first) and \(second)"
+    }
+}

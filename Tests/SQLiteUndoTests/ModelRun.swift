@@ -1,0 +1,333 @@
+import Foundation
+import SQLiteDatabase
+import Synchronization
+
+@testable import SQLiteUndo
+
+/// One seeded run: the database (a file, reopened now and then), its engine, the test's clock,
+/// and the model. Each `step()` makes one random operation in both; `ModelRun+Checks` compares.
+struct ModelRun {
+    static let stackIDs = ["pane-1", "pane-2", "pane-3", "pane-4"]
+    static let pool: [SQLiteValue] = [
+        .null, 0, 1, 42, .integer(Int64.min), .integer(Int64.max), 0.5, -2.25, 1e300,
+        "", "a", "tab\there", "line\nbreak", "quote'\"", "emoji 😀", "漢字",
+        .blob([]), .blob([0, 1, 255]),
+    ]
+    static let words = ["alpha", "beta", "gamma", "漢字", "emoji😀", "tab\there", "o'clock"]
+    /// How far the clock moves at a time (ms): often not at all, sometimes past the merge
+    /// interval.
+    static let clockSteps: [Int64] = [0, 0, 250, 250, 500, 1000, 1250, 60_000]
+
+    /// The engine's clock, set from `now`.
+    final class Clock: Sendable {
+        let now: Mutex<Int64>
+        init(_ now: Int64) { self.now = Mutex(now) }
+    }
+
+    var random: SeededRandom
+    let folder: URL
+    var db: DatabaseQueue
+    var engine: UndoEngine
+    var model: ReferenceModel
+    /// The test's clock in milliseconds: the `clock` table, the engine's clock, and the model's.
+    var now: Int64 = 1_700_000_000_000
+    let clock: Clock
+    var nextRowid: Int64 = 1
+    var deletedRowids: [Int64] = []
+    var nextRecordID = 0
+    var nextCode = 0
+    var nextColumn = 0
+    /// The row each stack types into (coalescing runs).
+    var typing: [String: Int64] = [:]
+    /// A mismatch seen inside a step (an undo's event, an unexpected error), reported after it.
+    var issue: String?
+    /// The engine's threshold for dropping the capture trigger.
+    let rowsWorthSuspendingCapture: Int
+    /// The coalescing merge interval the model applies (ms).
+    let mergeInterval: Int64 = ModelSchema.engineClockEnabled ? 1000 : .max
+
+    /// The parts of the schema and operations this run has.
+    let features: Set<ModelSchema.Feature>
+
+    init(seed: UInt64, rowsWorthSuspendingCapture: Int, features: Set<ModelSchema.Feature>) throws {
+        self.features = features
+        random = SeededRandom(seed: seed)
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("model-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        self.rowsWorthSuspendingCapture = rowsWorthSuspendingCapture
+        clock = Clock(now)
+        model = ModelSchema.initialModel(now: now, features: features)
+        let created = try DatabaseQueue(path: folder.appendingPathComponent("model.db").path)
+        try created.write { [now] in try ModelSchema.create($0, now: now, features: features) }
+        created.close()
+        (db, engine) = try Self.open(folder, rowsWorthSuspendingCapture, clock)
+    }
+
+    static func open(_ folder: URL, _ rowsWorthSuspendingCapture: Int, _ clock: Clock) throws
+        -> (DatabaseQueue, UndoEngine)
+    {
+        let db = try DatabaseQueue(path: folder.appendingPathComponent("model.db").path)
+        let engine = try UndoEngine(
+            for: db, tableNames: ModelSchema.trackedTables,
+            rowsWorthSuspendingCapture: rowsWorthSuspendingCapture)
+        engine.clock = { ModelSchema.date(clock.now.withLock { $0 }) }
+        for id in stackIDs where !ModelSchema.engineClockEnabled {
+            try engine.stack(id: id).mergeInterval = .infinity
+        }
+        return (db, engine)
+    }
+
+    mutating func step() throws -> String {
+        if random.below(2) == 0 { try advanceClock() }
+        let stackID = Self.stackIDs[random.below(4)]
+        let stack = try engine.stack(id: stackID)
+        switch random.below(100) {
+        case 30..<40 where features.contains(.typing):
+            return try typingRun(on: stack)
+        case 40..<45 where features.contains(.untracked):
+            var none: ReferenceModel.BarrierRecord?
+            return "untracked " + (try write(&none))
+        case 45..<47 where features.contains(.untracked):
+            return try writeWithUndoDisabled()
+        case 0..<47:
+            return try barrier(on: stack, nested: random.below(8) == 0)
+        case 47..<72:
+            return try replay(stackID, undoing: true).described
+        case 72..<100 where random.below(2000) == 0:
+            try reopen()
+            return "reopen"
+        case 72..<100 where ModelSchema.migrationsEnabled && random.below(2000) == 0:
+            return try migrate()
+        default:
+            return try replay(stackID, undoing: false).described
+        }
+    }
+
+    mutating func reopen() throws {
+        db.close()
+        (db, engine) = try Self.open(folder, rowsWorthSuspendingCapture, clock)
+        // What a coalescing barrier may merge into is kept in memory only.
+        model.coalescible = [:]
+    }
+
+    /// Moves the test's clock (the `clock` table, untracked, and the engine's clock).
+    mutating func advanceClock() throws {
+        now += Self.clockSteps[random.below(Self.clockSteps.count)]
+        clock.now.withLock { [now] in $0 = now }
+        try db.write { [now] in try $0.execute("UPDATE clock SET now = ?", [.integer(now)]) }
+    }
+
+    // MARK: Barriers
+
+    mutating func barrier(on stack: UndoStack, nested: Bool) throws -> String {
+        var record: ReferenceModel.BarrierRecord? = newRecord("B")
+        var inner: ReferenceModel.BarrierRecord? = newRecord("Inner")
+        var described: [String] = []
+        // A barrier is filed when its first change commits (an outer one that changed something
+        // before its inner one began is listed below it), and registers when its block returns:
+        // until then an undo or redo between its writes passes it by.
+        try withUndoStack(stack) {
+            try undoable("B") {
+                for _ in 0..<(1 + random.below(3)) {
+                    described.append(try write(&record))
+                    if let record { model.file(record, on: stack.id, at: now) }
+                    if random.below(3) == 0 { try advanceClock() }
+                    if random.below(12) == 0 { described.append(try replayMeanwhile()) }
+                }
+                if nested {
+                    try undoable("Inner") { described.append("[" + (try write(&inner)) + "]") }
+                    if let inner { model.file(inner, on: stack.id, at: now) }
+                    if let inner { model.register(inner, on: stack.id) }
+                    described.append(try write(&record))
+                    if let record { model.file(record, on: stack.id, at: now) }
+                }
+            }
+        }
+        if let record { model.register(record, on: stack.id) }
+        return "barrier on \(stack.id): " + described.joined(separator: ", ")
+    }
+
+    /// A barrier's record in the model, with an id of its own.
+    mutating func newRecord(_ name: String, coalescing key: String? = nil)
+        -> ReferenceModel.BarrierRecord
+    {
+        nextRecordID += 1
+        return ReferenceModel.BarrierRecord(name: name, id: nextRecordID, coalescingKey: key)
+    }
+
+    /// A few typing steps on one stack close together, sometimes interrupted by another stack's
+    /// typing into, or editing, the same row.
+    mutating func typingRun(on stack: UndoStack) throws -> String {
+        var described: [String] = []
+        for index in 0..<(1 + random.below(4)) {
+            if index > 0, random.below(2) == 0 { try advanceClock() }
+            if index > 0, random.below(4) == 0, let rowid = typing[stack.id] {
+                let other = try engine.stack(id: Self.stackIDs[random.below(4)])
+                if random.below(2) == 0 {
+                    typing[other.id] = rowid
+                    described.append("(" + (try type(on: other)) + ")")
+                } else {
+                    var record: ReferenceModel.BarrierRecord? = newRecord("B")
+                    let set: ReferenceModel.Values = ["a": value(for: "a")]
+                    try withUndoStack(other) {
+                        try undoable("B") { try updateItems([(rowid, rowid, set)], &record) }
+                    }
+                    if let record { model.file(record, on: other.id, at: now) }
+                    if let record { model.register(record, on: other.id) }
+                    described.append("(update \(rowid) [a] on \(other.id))")
+                }
+            }
+            described.append(try type(on: stack))
+        }
+        return described.joined(separator: ", ")
+    }
+
+    /// One step of typing into a row's body, coalescing with the stack's previous step. A stack
+    /// mostly keeps typing into its row; sometimes it types into another stack's, which must
+    /// keep that stack's next step from merging.
+    mutating func type(on stack: UndoStack) throws -> String {
+        var rowid = typing[stack.id]
+        if random.below(4) == 0 { rowid = typing[Self.stackIDs[random.below(4)]] }
+        if rowid.map({ model.row("t", $0) == nil }) ?? true || random.below(10) == 0 {
+            rowid = existingRowid()
+        }
+        guard let rowid, let old = model.row("t", rowid) else { return "skip" }
+        typing[stack.id] = rowid
+        let key = "t\(rowid).body"
+        var text = Self.words[random.below(Self.words.count)]
+        if case .text(let typed) = old["body"] { text = typed + " " + text }
+        try withUndoStack(stack) {
+            try undoable("Type", coalescing: key) {
+                try db.write {
+                    try $0.execute(
+                        "UPDATE t SET body = ? WHERE id = ?", [.text(text), .integer(rowid)])
+                }
+            }
+        }
+        let before = model
+        var step: ReferenceModel.BarrierRecord? = newRecord("Type", coalescing: key)
+        model.updateItem(rowid, to: rowid, set: ["body": .text(text)], now: now, in: &step)
+        guard let step, step.wrote else { return "type into \(rowid) on \(stack.id): no change" }
+        let refusal = before.mergeRefusal(step, on: stack.id, at: now, interval: mergeInterval)
+        if refusal == nil, let target = before.mergeTarget(on: stack.id) {
+            model = before
+            var merged: ReferenceModel.BarrierRecord? = target
+            model.updateItem(rowid, to: rowid, set: ["body": .text(text)], now: now, in: &merged)
+            if let merged { model.replaceTop(with: merged, on: stack.id, at: now) }
+            return "type into \(rowid) on \(stack.id), merged"
+        }
+        model.file(step, on: stack.id, at: now)
+        model.register(step, on: stack.id)
+        return "type into \(rowid) on \(stack.id) (not merged: \(refusal ?? "-"))"
+    }
+
+    /// A write inside `withUndoDisabled`, sometimes in a barrier: not recorded anywhere.
+    mutating func writeWithUndoDisabled() throws -> String {
+        var none: ReferenceModel.BarrierRecord?
+        var described = ""
+        let inBarrier = random.below(2) == 0
+        try withUndoDisabled {
+            if inBarrier {
+                try undoable("Disabled") { described = try write(&none) }
+            } else {
+                described = try write(&none)
+            }
+        }
+        return "undo disabled\(inBarrier ? ", in a barrier" : ""): " + described
+    }
+
+    // MARK: Undo and redo
+
+    /// An undo or redo in the database and in the model; an unexpected outcome or a conflict
+    /// naming the wrong change is noted in `issue`.
+    mutating func replay(_ stackID: String, undoing: Bool) throws
+        -> (described: String, outcome: ReferenceModel.Replay)
+    {
+        let stack = try engine.stack(id: stackID)
+        nextRecordID += 1
+        let expected = model.replay(stack: stackID, undoing: undoing, inverseID: nextRecordID)
+        let verb = undoing ? "undo" : "redo"
+        do {
+            let event = try undoing ? stack.undo() : stack.redo()
+            if expected == .failed {
+                note("\(verb) succeeded where the model's would break UNIQUE(code)")
+            } else if (event == nil) != (expected == .nothing) {
+                note("\(verb) returned \(event == nil ? "nil" : "an event"), model: \(expected)")
+            }
+            if let event, features.contains(.attribution) { note(conflictMismatch(event)) }
+        } catch {
+            if expected != .failed { note("\(verb) threw \(error)") }
+        }
+        return ("\(verb) \(stackID)\(expected == .failed ? " (fails: UNIQUE)" : "")", expected)
+    }
+
+    /// An undo or redo on a random stack while a barrier runs.
+    mutating func replayMeanwhile() throws -> String {
+        if random.below(2) == 0 { try advanceClock() }
+        let stackID = Self.stackIDs[random.below(4)]
+        return "(" + (try replay(stackID, undoing: random.below(2) == 0).described) + ")"
+    }
+
+    mutating func note(_ mismatch: String?) {
+        if issue == nil { issue = mismatch }
+    }
+
+    // MARK: Migrations
+
+    /// Adds, renames or drops a column of `t` through `UndoEngine.migrate`, recreating the stamp
+    /// trigger for the new columns (as an app's migration would).
+    mutating func migrate() throws -> String {
+        let plain = model.columns["t", default: []].filter {
+            !ModelSchema.fixedColumns.contains($0)
+        }
+        nextColumn += 1
+        var sql: String
+        var described: String
+        var columns = model.columns["t", default: []]
+        switch plain.count < 2 ? 0 : random.below(3) {
+        case 0:
+            let column = "x\(nextColumn)"
+            let defaults: [(String, SQLiteValue)] = [("NULL", .null), ("7", 7), ("'d'", "d")]
+            let (literal, value) = defaults[random.below(defaults.count)]
+            sql = "ALTER TABLE t ADD COLUMN \(column) DEFAULT \(literal)"
+            model.addColumn(column, to: "t", default: value)
+            columns.append(column)
+            described = "add column \(column) default \(literal)"
+        case 1:
+            let old = plain[random.below(plain.count)]
+            let new = "r\(nextColumn)"
+            sql = "ALTER TABLE t RENAME COLUMN \(old) TO \(new)"
+            model.renameColumn(old, to: new, in: "t")
+            columns = columns.map { $0 == old ? new : $0 }
+            described = "rename column \(old) to \(new)"
+        default:
+            let column = plain[random.below(plain.count)]
+            sql = "ALTER TABLE t DROP COLUMN \(column)"
+            model.dropColumn(column, from: "t")
+            columns = columns.filter { $0 != column }
+            described = "drop column \(column)"
+        }
+        try engine.migrate { db in
+            try db.execute("DROP TRIGGER t_stamp")
+            try db.execute(sql)
+            try db.execute(ModelSchema.createStampTriggerSQL(columns: columns))
+        }
+        return "migration: " + described
+    }
+}
+
+/// A small, fast, seedable generator (SplitMix64), so a failing run can be replayed exactly.
+struct SeededRandom {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+}

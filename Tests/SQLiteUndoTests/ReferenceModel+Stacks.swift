@@ -1,0 +1,215 @@
+import SQLiteDatabase
+
+/// Stacks in the reference model: filing, registering, coalescing, and undo/redo replays.
+extension ReferenceModel {
+    /// What an undo or redo did in the model.
+    enum Replay: Equatable {
+        /// Nothing to replay.
+        case nothing
+        case replayed
+        /// It would break the UNIQUE `code` of `t`: nothing changes, and the engine throws.
+        case failed
+    }
+
+    /// Files a barrier whose block runs, once it wrote something: it takes its place on the undo
+    /// list, passed by until it registers.
+    mutating func file(_ record: BarrierRecord, on stack: String, at now: Int64) {
+        guard record.wrote, open[stack, default: []].insert(record.id).inserted else { return }
+        var placeholder = record
+        placeholder.isOpen = true
+        placeholder.closedAt = now
+        recordStacks[record.id] = (stack, record.actionID)
+        undo[stack, default: []].append(placeholder)
+        coalescible[stack] = record.id
+    }
+
+    /// Drops the oldest registered barriers of a stack's undo list beyond `levels`.
+    private mutating func trim(_ stack: String, to levels: Int) {
+        while undo[stack, default: []].count - open[stack, default: []].count > levels,
+            let oldest = undo[stack]?.firstIndex(where: { !$0.isOpen })
+        {
+            undo[stack]?.remove(at: oldest)
+        }
+    }
+
+    /// Registers a barrier whose block returned, in the place it was filed (or on top), clears
+    /// the redo list and drops the oldest registered barriers beyond the levels.
+    mutating func register(_ record: BarrierRecord, on stack: String) {
+        guard record.wrote else { return }
+        recordStacks[record.id] = (stack, record.actionID)
+        if open[stack]?.remove(record.id) != nil,
+            let index = undo[stack]?.lastIndex(where: { $0.id == record.id })
+        {
+            var registered = record
+            registered.closedAt = undo[stack]?[index].closedAt ?? 0
+            undo[stack]?[index] = registered
+        } else {
+            undo[stack, default: []].append(record)
+            coalescible[stack] = record.id
+        }
+        redo[stack] = []
+        trim(stack, to: Self.levels)
+    }
+
+    /// The most recent registered barrier of a stack's list.
+    func top(of stack: String, undoing: Bool) -> BarrierRecord? {
+        (undoing ? undo[stack] : redo[stack])?.last { !$0.isOpen }
+    }
+
+    // MARK: Coalescing
+
+    /// Why `step`, a coalescing barrier that just wrote (in this model's state before it), does
+    /// not merge into the stack's previous barrier, or nil when it merges: same name and key,
+    /// nothing registered or replayed on the stack since, within `interval`, and no row the step
+    /// changes was changed by anyone else since the previous barrier first changed it.
+    func mergeRefusal(
+        _ step: BarrierRecord, on stack: String, at now: Int64, interval: Int64
+    ) -> String? {
+        guard let key = step.coalescingKey, let top = undo[stack]?.last, !top.isOpen,
+            top.name == step.name, top.coalescingKey == key, !top.isInverse
+        else { return "another action before" }
+        guard coalescible[stack] == top.id else { return "a replay or reopening since" }
+        guard now - top.closedAt <= interval else { return "too late" }
+        let changed = step.firstTouch.keys.first { row in
+            guard let first = top.firstTouch[row],
+                let stored = tables[row.table]?[row.rowid]
+            else { return false }
+            return stored.changedBy != top.id && stored.changedAt > first
+        }
+        return changed.map { "\($0.table) row \($0.rowid) changed by another since" }
+    }
+
+    /// The registered barrier a coalescing step merges into (the top of the undo list).
+    func mergeTarget(on stack: String) -> BarrierRecord? { undo[stack]?.last }
+
+    /// Puts back the top of the undo list after a step merged into it at `now`.
+    mutating func replaceTop(with record: BarrierRecord, on stack: String, at now: Int64) {
+        guard let index = undo[stack]?.indices.last else { return }
+        var merged = record
+        merged.closedAt = now
+        undo[stack]?[index] = merged
+    }
+
+    // MARK: Replays
+
+    /// Undo (from: undo list) or redo (from: redo list) on a stack, as record `inverseID`.
+    mutating func replay(stack: String, undoing: Bool, inverseID: Int) -> Replay {
+        let list = (undoing ? undo[stack] : redo[stack]) ?? []
+        guard let index = list.lastIndex(where: { !$0.isOpen }) else { return .nothing }
+        let record = list[index]
+        let saved = tables
+        var inverse: BarrierRecord? = BarrierRecord(
+            name: record.name, id: inverseID, isInverse: true, action: record.actionID)
+        revert(record, into: &inverse)
+        if hasDuplicateCodes() {
+            tables = saved
+            return .failed
+        }
+        if undoing { undo[stack]?.remove(at: index) } else { redo[stack]?.remove(at: index) }
+        coalescible[stack] = nil
+        guard let inverse, inverse.wrote else { return .replayed }
+        recordStacks[inverse.id] = (stack, inverse.actionID)
+        if undoing {
+            redo[stack, default: []].append(inverse)
+        } else {
+            undo[stack, default: []].append(inverse)
+        }
+        return .replayed
+    }
+
+    /// Whether two rows of `t` hold the same non-NULL `code`.
+    private func hasDuplicateCodes() -> Bool {
+        var seen: Set<SQLiteValue> = []
+        for row in tables["t", default: [:]].values {
+            guard let code = row.values["code"], code != .null else { continue }
+            if !seen.insert(code).inserted { return true }
+        }
+        return false
+    }
+
+    /// Reverts a barrier's net change where it is still this barrier's: first the rows it
+    /// inserted are deleted, then its updates and key changes are undone together (rows that
+    /// swapped keys swap back), then the rows it deleted come back.
+    private mutating func revert(_ record: BarrierRecord, into inverse: inout BarrierRecord?) {
+        let changes = record.changes.filter(Self.isEffective)
+        for change in changes.reversed() {
+            guard change.original == nil, let rowid = change.current,
+                let current = row(change.table, rowid),
+                current == complete(change.fullAfter ?? [:], change.table)
+            else { continue }
+            delete(change.table, rowid, in: &inverse)
+        }
+        revertUpdates(changes.filter { $0.original != nil && $0.current != nil }, into: &inverse)
+        for change in changes.reversed() {
+            guard let rowid = change.original, change.current == nil,
+                row(change.table, rowid) == nil, let before = change.fullBefore
+            else { continue }
+            insert(change.table, rowid, complete(before, change.table), into: &inverse)
+        }
+    }
+
+    /// A row recorded before a migration added columns, with their defaults.
+    private func complete(_ values: Values, _ table: String) -> Values {
+        values.merging(defaults[table, default: [:]]) { recorded, _ in recorded }
+    }
+
+    /// Restores the columns still holding the barrier's values, and moves rows back to their
+    /// original keys (when free once every moving row has left its place), all at once.
+    private mutating func revertUpdates(_ changes: [RowChange], into inverse: inout BarrierRecord?)
+    {
+        struct Restore {
+            var table: String
+            var from: Int64
+            var to: Int64
+            var set: Values
+        }
+        var restores: [Restore] = []
+        for change in changes {
+            guard let original = change.original, let rowid = change.current,
+                let current = row(change.table, rowid)
+            else { continue }
+            var set: Values = [:]
+            for (column, left) in change.after {
+                guard let before = change.before[column], before != left else { continue }
+                if current[column] == left { set[column] = before }
+            }
+            restores.append(Restore(table: change.table, from: rowid, to: original, set: set))
+        }
+        // A row stays where it is when its original key holds a row that does not move away.
+        let leaving = Set(
+            restores.filter { $0.from != $0.to }.map { RowKey(table: $0.table, rowid: $0.from) })
+        var staying = Set<Int>()
+        var changed = true
+        while changed {
+            changed = false
+            let staysAt = Set(
+                staying.map { RowKey(table: restores[$0].table, rowid: restores[$0].from) })
+            for (index, restore) in restores.enumerated()
+            where restore.from != restore.to && !staying.contains(index) {
+                let target = RowKey(table: restore.table, rowid: restore.to)
+                let occupied =
+                    row(restore.table, restore.to) != nil && !leaving.contains(target)
+                if occupied || staysAt.contains(target) {
+                    staying.insert(index)
+                    changed = true
+                }
+            }
+        }
+        for index in restores.indices where staying.contains(index) {
+            restores[index].to = restores[index].from
+        }
+        // Moving rows leave through temporary keys, so that swapped keys can swap back.
+        for (index, restore) in restores.enumerated() where restore.from != restore.to {
+            update(
+                restore.table, restore.from, to: -1 - Int64(index), set: restore.set, in: &inverse)
+        }
+        for (index, restore) in restores.enumerated() {
+            if restore.from != restore.to {
+                update(restore.table, -1 - Int64(index), to: restore.to, set: [:], in: &inverse)
+            } else if !restore.set.isEmpty {
+                update(
+                    restore.table, restore.from, to: restore.from, set: restore.set, in: &inverse)
+            }
+        }
+    }
+}
