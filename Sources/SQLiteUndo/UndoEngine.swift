@@ -261,13 +261,12 @@ public final class UndoEngine: Sendable {
         ).revert(barrier: id, inverted: inverted, inverse: inverse, engine: self)
     }
 
-    /// Fills in which stack made each kept change. A kept value is the work of the most recent
-    /// registered barrier whose log left exactly that value in that row and column (read the way
-    /// its entry reads now: an undone barrier's log, inverted, left its old values); when none
-    /// did, nobody's stack made it (a write outside any barrier, or history already dropped), and
-    /// `keptFrom` stays nil. A whole row kept is the work of the last barrier that touched it.
-    /// Runs only when there are conflicts; it reads the log without an index, which is bounded by
-    /// the stacks' levels.
+    /// Fills in which stack made each kept change: the stack of the last recorded action that
+    /// wrote that row and column, when it left exactly the value kept; nil when it left another
+    /// value (a later write outside any barrier made the kept one) or no recorded action wrote it
+    /// (see `UndoLogSchema.lastWriter`). A whole row kept is the work of the last barrier that
+    /// touched it. Runs only when there are conflicts; it reads the table's log without an index,
+    /// which is bounded by the stacks' levels.
     func attribute(_ conflicts: [UndoConflict], replaying barrier: Int64, _ db: Database) throws
         -> [UndoConflict]
     {
@@ -277,17 +276,18 @@ public final class UndoEngine: Sendable {
                 return conflict
             }
             var attributed = conflict
-            let arguments: [SQLiteValue] = [
-                .integer(table.id), .integer(conflict.rowid), .integer(barrier),
-            ]
             if let slot = table.columns.first(where: { $0.name == conflict.column })?.slot {
-                let left = "CASE WHEN b.inverted THEN l.o\(slot) ELSE l.n\(slot) END"
-                attributed.keptFrom = try UndoLogSchema.latestStack(
-                    where: "l.mask & \(Int64(1) << Int64(slot)) != 0 AND "
-                        + BatchReplay.same(left, "?4"),
-                    arguments + [conflict.kept ?? .null], db)
+                let writer = try UndoLogSchema.lastWriter(
+                    ofTable: table.id, rowid: conflict.rowid, slot: slot, db)
+                // The action being replayed left it: a value it cannot take back (a reference
+                // or a key in the way) is nobody else's.
+                attributed.keptFrom = writer.flatMap {
+                    $0.value == (conflict.kept ?? .null) && $0.barrier != barrier ? $0.stackID : nil
+                }
             } else {
-                attributed.keptFrom = try UndoLogSchema.latestStack(where: "1", arguments, db)
+                attributed.keptFrom = try UndoLogSchema.latestStack(
+                    where: "1", [.integer(table.id), .integer(conflict.rowid), .integer(barrier)],
+                    db)
             }
             return attributed
         }

@@ -62,10 +62,15 @@ extension UndoLogSchema {
         return db.changesCount == 1
     }
 
-    /// Puts an entry on `list` at its position, reading its log as `entry.inverted` says.
+    /// Puts an entry on `list` at its position, reading its log as `entry.inverted` says (an
+    /// exact replay flipped it: it took effect now, after every log row written so far).
     static func move(_ entry: StackEntry, to list: List, _ db: Database) throws {
         try db.execute(
-            "UPDATE \(barriers) SET list = ?, position = ?, inverted = ? WHERE id = ?",
+            """
+            UPDATE \(barriers) SET list = ?, position = ?, inverted = ?,
+                flippedAt = \(highestSeq) + 0.5
+            WHERE id = ?
+            """,
             [
                 .integer(list.rawValue), .integer(entry.position),
                 .integer(entry.inverted ? 1 : 0), .integer(entry.id),
@@ -93,6 +98,64 @@ extension UndoLogSchema {
         try db.fetchOne(
             Int64.self, "SELECT min(seq) FROM \(log) WHERE \(rows(of: "?2", from: "?1"))",
             [.integer(start), .integer(barrier)])
+    }
+
+    /// The last recorded write of one column of one row, as it was left: the stack whose action
+    /// wrote it and the value it left there.
+    struct Writer: Equatable {
+        let barrier: Int64
+        let stackID: String
+        let value: SQLiteValue?
+    }
+
+    /// Who last wrote the column `slot` of the row now at `rowid`, by the log: its rows are read
+    /// in the order they took effect (a row's `seq`, or, for an action an exact replay flipped,
+    /// the moment of the flip), newest first, following the row back through its key changes.
+    /// Read the way its entry reads now, an action left its new values, or, undone by a flip, its
+    /// old ones. Returns nil when no filed action wrote that column of that row.
+    static func lastWriter(ofTable table: Int64, rowid: Int64, slot: Int, _ db: Database) throws
+        -> Writer?
+    {
+        let bit = Int64(1) << Int64(slot)
+        let rows = try db.fetchCursor(
+            """
+            SELECT l.oldRowid, l.newRowid, l.mask, l.o\(slot), l.n\(slot), b.stackId, b.inverted,
+                b.id
+            FROM \(log) l JOIN \(barriers) b ON b.id = l.barrier
+            WHERE l.tableId = ? AND (l.mask & ? != 0 OR l.oldRowid IS NOT l.newRowid)
+            ORDER BY coalesce(b.flippedAt, l.seq) DESC,
+                CASE WHEN b.inverted THEN l.seq ELSE -l.seq END
+            """, [.integer(table), .integer(bit)])
+        var identity = rowid
+        var unchanged: Set<Int64> = []
+        while let row = try rows.next() {
+            let inverted: Bool = try row.decode(at: 6)
+            let old: Int64? = try row.decode(at: inverted ? 1 : 0)
+            let new: Int64? = try row.decode(at: inverted ? 0 : 1)
+            guard new == identity else { continue }
+            let barrier: Int64 = try row.decode(at: 7)
+            if try row.decode(at: 2, as: Int64.self) & bit != 0, !unchanged.contains(barrier) {
+                let left = row[inverted ? 3 : 4]
+                // An action whose writes of the column net to nothing (a replay that set back
+                // what an application's trigger wrote) did not write it.
+                let before = try db.fetchOne(
+                    Row.self,
+                    """
+                    SELECT \(inverted ? "n" : "o")\(slot) FROM \(log)
+                    WHERE barrier = ? AND tableId = ? AND mask & ? != 0
+                        AND ? IN (oldRowid, newRowid)
+                    ORDER BY seq \(inverted ? "DESC" : "ASC") LIMIT 1
+                    """,
+                    [.integer(barrier), .integer(table), .integer(bit), .integer(identity)])
+                if before?[0] == left {
+                    unchanged.insert(barrier)
+                    continue
+                }
+                return Writer(barrier: barrier, stackID: try row.decode(at: 5), value: left)
+            }
+            if let old { identity = old }
+        }
+        return nil
     }
 
     /// The stack of the latest registered barrier other than `?3` whose log row of table `?1`

@@ -50,6 +50,7 @@ enum UndoLogSchema {
         migrator.registerMigration("sqliteundo-1-tables", createTables)
         migrator.registerMigration("sqliteundo-2-inverted", addInverted)
         migrator.registerMigration("sqliteundo-3-spans", replaceBarrierIndexBySpans)
+        migrator.registerMigration("sqliteundo-4-flips", addFlippedAt)
         return migrator
     }
 
@@ -93,6 +94,13 @@ enum UndoLogSchema {
         }
         try db.execute("DROP INDEX IF EXISTS \(log)_barrier")
         try db.execute("DROP INDEX IF EXISTS \(barriers)_stack")
+    }
+
+    /// When an exact replay last flipped a barrier, as a point in the log's order (between two
+    /// `seq`s): who wrote a value last is read in the order changes took effect.
+    private static func addFlippedAt(_ db: Database) throws {
+        guard try !barrierColumns(db).contains("flippedAt") else { return }
+        try db.execute("ALTER TABLE \(barriers) ADD COLUMN flippedAt REAL")
     }
 
     private static func barrierColumns(_ db: Database) throws -> [String] {

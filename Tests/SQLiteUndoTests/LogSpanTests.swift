@@ -120,7 +120,10 @@ import Testing
             try Migrator.appliedMigrations($0, recordTable: "sqliteundo_migrations")
         }
         #expect(
-            migrations == ["sqliteundo-1-tables", "sqliteundo-2-inverted", "sqliteundo-3-spans"])
+            migrations == [
+                "sqliteundo-1-tables", "sqliteundo-2-inverted", "sqliteundo-3-spans",
+                "sqliteundo-4-flips",
+            ])
         let names = { try db.read { try $0.fetchAll(String.self, "SELECT name FROM items") } }
         let a = try engine.stack(id: "a")
         let b = try engine.stack(id: "b")

@@ -25,10 +25,10 @@ enum ModelSchema {
 
     /// Whether `UndoEngine.migrate(_:)` exists: until it does, runs make no migrations (the
     /// TEMPORARY shim below cannot keep a renamed or dropped column's history).
-    static let migrationsEnabled = false
+    static let migrationsEnabled = true
     /// Whether `UndoEngine.clock` exists: until it does, the run cannot control the merge
     /// interval, so it sets every stack's `mergeInterval` to infinity (and the model too).
-    static let engineClockEnabled = false
+    static let engineClockEnabled = true
 
     /// Parts of the schema and operations a run can leave out (`UNDO_MODEL_WITHOUT=stamp,codes`),
     /// to reach the failures behind a known one.
@@ -145,30 +145,4 @@ enum ModelSchema {
 
     /// The date the engine reads for a clock value in milliseconds.
     static func date(_ now: Int64) -> Date { Date(timeIntervalSince1970: Double(now) / 1000) }
-}
-
-// TEMPORARY: delete when `UndoEngine.migrate(_:)` lands in Sources/SQLiteUndo. It drops the
-// capture triggers, runs the migration, and rebuilds them; unlike the real one, it cannot keep the
-// history of a renamed or dropped column (so `ModelSchema.migrationsEnabled` stays false).
-extension UndoEngine {
-    func migrate(_ body: (Database) throws -> Void) throws {
-        try database.write { db in
-            let triggers = try db.fetchAll(
-                String.self,
-                "SELECT name FROM sqlite_temp_master WHERE type = 'trigger' "
-                    + "AND name LIKE 'sqliteundo%'")
-            for name in triggers { try db.execute("DROP TRIGGER temp.\"\(name)\"") }
-            try body(db)
-        }
-        try refresh()
-    }
-}
-
-// TEMPORARY: delete when `UndoEngine.clock` lands in Sources/SQLiteUndo (and set
-// `ModelSchema.engineClockEnabled`). Setting it does nothing: the engine reads `Date()`.
-extension UndoEngine {
-    var clock: @Sendable () -> Date {
-        get { { Date() } }
-        set {}
-    }
 }
