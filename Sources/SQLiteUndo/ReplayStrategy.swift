@@ -78,11 +78,13 @@ struct BarrierReplay {
         let changes = try UndoLogSchema.netChanges(
             ofRows: UndoLogSchema.filedRows(), [.integer(id)], inverted: inverted, db)
         var keeping: Set<KeptColumn> = []
+        var mayPark = true
         while true {
             do {
                 return try db.savepoint {
                     var replayer = Replayer(
                         db: db, tables: tables, foreignKeys: foreignKeys, keeping: keeping)
+                    replayer.mayPark = mayPark
                     let changedBefore = changedRowCount()
                     try replayer.revertAll(changes)
                     if changedRowCount() - changedBefore != replayer.writes,
@@ -100,6 +102,8 @@ struct BarrierReplay {
                 }
             } catch let broken as ReferencesBroken where !broken.columns.isSubset(of: keeping) {
                 keeping.formUnion(broken.columns)
+            } catch is Replayer.ParkedRowStuck where mayPark {
+                mayPark = false
             }
         }
     }

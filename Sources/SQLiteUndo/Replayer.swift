@@ -27,8 +27,11 @@ struct Replayer {
     /// Each changed row's values by slot before the replay wrote anything (nil: no such row), by
     /// where the row was then.
     private var snapshot: [RowKey: [Int: SQLiteValue]?] = [:]
-    /// Where the rows that the changes move to another rowid are when the replay begins.
-    private var movedRows: Set<RowKey> = []
+    /// Where the rows that the changes move to another rowid, or delete, are when the replay
+    /// begins: a rowid they hold is taken only until then.
+    private var leavingRows: Set<RowKey> = []
+    /// Whether a row in the way may be parked (off when parking led nowhere, see `ParkedRowStuck`).
+    var mayPark = true
     /// Rows moved out of the way of a unique value or a rowid another row of the replay needs
     /// first: where each is now, by where it was when the replay began.
     private var parked: [RowKey: Int64] = [:]
@@ -49,6 +52,10 @@ struct Replayer {
 
     /// A row to move to a rowid that another row of the replay still occupies.
     private struct RowidTaken: Error {}
+
+    /// A parked row could not go back where the replay meant it to (what was in its way stayed):
+    /// the replay is rolled back and done again without parking.
+    struct ParkedRowStuck: Error {}
 
     /// Reverts the changes in the given order. A change that breaks a unique constraint only
     /// because another change is not reverted yet (two rows swapping a unique value or their
@@ -110,8 +117,8 @@ struct Replayer {
                 continue
             }
             snapshot[RowKey(tableId: table.id, rowid: rowid)] = .some(try row(rowid, of: table))
-            if change.kind == .update, change.originalRowid != rowid {
-                movedRows.insert(RowKey(tableId: table.id, rowid: rowid))
+            if change.kind == .insert || change.originalRowid != rowid {
+                leavingRows.insert(RowKey(tableId: table.id, rowid: rowid))
             }
         }
     }
@@ -157,6 +164,8 @@ struct Replayer {
         guard let rowid = change.originalRowid else { return }
         touch(table, rowid)
         if let current = try row(rowid, of: table) {
+            // Taken by a row this replay moves away or deletes: wait for it.
+            if !isLastRound, isMovedByThisReplay(.integer(rowid), in: table) { throw RowidTaken() }
             // Already back as it was (a cascade restored it) is no conflict; anything else is.
             if table.columns.contains(where: { current[$0.slot] != change.before[$0.slot]?.value })
             {
@@ -224,6 +233,20 @@ struct Replayer {
             if movesRow, case .integer(let target) = before { restoredRowid = target }
         }
         touch(table, restoredRowid)
+        if let parking = parked[RowKey(tableId: table.id, rowid: rowid)] {
+            // A parked row that does not go back to its place would stay where it was parked.
+            let restored = Set(assignments.map(\.slot))
+            let moved = parking != rowid
+            let parkedKeys = table.columns.filter {
+                uniqueColumns(of: table).contains($0.name.lowercased())
+                    && change.after[$0.slot] != nil
+            }
+            if moved && !restored.contains(where: { $0 == aliasSlot(of: table) })
+                || parkedKeys.contains(where: { !restored.contains($0.slot) })
+            {
+                throw ParkedRowStuck()
+            }
+        }
         guard !assignments.isEmpty else { return }
         let set = assignments.map { "\($0.column) = \($0.sql)" }.joined(separator: ", ")
         try write(
@@ -241,24 +264,24 @@ struct Replayer {
 
     // MARK: Rows in the way
 
-    /// Whether the row at `rowid` is one this replay moves elsewhere (its rowid is taken only
-    /// until then).
+    /// Whether the row at `rowid` is one this replay moves elsewhere or deletes (its rowid is
+    /// taken only until then).
     private func isMovedByThisReplay(_ rowid: SQLiteValue, in table: TrackedTable) -> Bool {
         guard case .integer(let rowid) = rowid else { return false }
         let key = RowKey(tableId: table.id, rowid: rowid)
-        return movedRows.contains(key) && parked[key] == nil
+        return leavingRows.contains(key) && parked[key] == nil
     }
 
     /// Moves the row of a failed update out of the way of the others: to a free rowid when its
     /// change moves it, and with its unique columns that the change restores set to a value no
     /// other row has. Returns false when the change has nothing to park or was parked already.
     private mutating func park(_ change: NetChange) throws -> Bool {
-        guard change.kind == .update, let table = tables[change.tableId],
+        guard mayPark, change.kind == .update, let table = tables[change.tableId],
             let rowid = change.currentRowid
         else { return false }
         let key = RowKey(tableId: table.id, rowid: rowid)
         guard parked[key] == nil else { return false }
-        let unique = Set(table.uniqueKeys.joined().map { $0.lowercased() })
+        let unique = uniqueColumns(of: table)
         let restored = table.columns.filter { change.after[$0.slot] != nil }
         let keys = restored.filter { unique.contains($0.name.lowercased()) }
         let moves = restored.contains { $0.name == table.rowidAlias }
@@ -283,6 +306,15 @@ struct Replayer {
             }
         }
         return false
+    }
+
+    /// The columns of the table's unique keys, lowercased.
+    private func uniqueColumns(of table: TrackedTable) -> Set<String> {
+        Set(table.uniqueKeys.joined().map { $0.lowercased() })
+    }
+
+    private func aliasSlot(of table: TrackedTable) -> Int? {
+        table.columns.first { $0.name == table.rowidAlias }?.slot
     }
 
     // MARK: Reading

@@ -307,10 +307,11 @@ struct ModelRun {
             columns = columns.filter { $0 != column }
             described = "drop column \(column)"
         }
+        let stamps = features.contains(.stamp)
         try engine.migrate { db in
-            try db.execute("DROP TRIGGER t_stamp")
+            if stamps { try db.execute("DROP TRIGGER t_stamp") }
             try db.execute(sql)
-            try db.execute(ModelSchema.createStampTriggerSQL(columns: columns))
+            if stamps { try db.execute(ModelSchema.createStampTriggerSQL(columns: columns)) }
         }
         return "migration: " + described
     }

@@ -72,6 +72,26 @@ import Testing
             """)
     }
 
+    @Test func aKeySwapThenADeleteOfTheSwappedRow() throws {
+        try roundTrip(
+            """
+            UPDATE slots SET id = 10 WHERE id = 1;
+            UPDATE slots SET id = 1 WHERE id = 2;
+            UPDATE slots SET id = 2 WHERE id = 10;
+            DELETE FROM slots WHERE id = 1;
+            """)
+    }
+
+    @Test func aNewRowSwappedWithAnOldOne() throws {
+        try roundTrip(
+            """
+            INSERT INTO slots VALUES (4, 'w', 'four');
+            UPDATE slots SET id = 10 WHERE id = 3;
+            UPDATE slots SET id = 3 WHERE id = 4;
+            UPDATE slots SET id = 4 WHERE id = 10;
+            """)
+    }
+
     @Test func aUniqueValueSomeoneElseTookFailsTheUndoAndChangesNothing() throws {
         try change("UPDATE slots SET code = 'q' WHERE id = 1")
         // Someone else takes the old value 'x' for another row.
