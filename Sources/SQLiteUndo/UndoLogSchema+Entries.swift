@@ -174,12 +174,12 @@ extension UndoLogSchema {
             """, arguments)
     }
 
-    /// Whether someone other than the barrier `top` changed, after it, a row that `barrier`
-    /// (whose log rows start at `first`) writes: another barrier's log touched the row since
-    /// `top`'s last log row (an undo or redo of another stack included, unless it flipped an
-    /// entry without logging), or a value the barrier found in a row is not the one `top` left
-    /// there (a write outside any barrier, or a flipped replay). Merging then would make one
-    /// undo take back that change too.
+    /// Whether someone other than the barrier `top` changed, after it, a row that both `top` and
+    /// `barrier` (whose log rows start at `first`) write: another barrier's log touched the row
+    /// since `top` last did (an undo or redo of another stack included: one that flipped an
+    /// entry is placed in the log's order by its `flippedAt`), or a value the barrier found is
+    /// not the one `top` left in that column (a write outside any barrier). Merging then would
+    /// make one undo take back that change too.
     static func changedByOthers(
         since top: Int64, rowsOf barrier: Int64, from first: Int64, _ db: Database
     ) throws -> Bool {
@@ -195,16 +195,26 @@ extension UndoLogSchema {
                     ORDER BY t.seq DESC LIMIT 1), 1))
                 """
         }
+        // Where `top` last touched the row the new log row `nw` changes (NULL: never).
+        let topsLastTouch = """
+            (SELECT max(t.seq) FROM \(log) t WHERE \(filedRows("t")) AND t.tableId = nw.tableId
+                AND coalesce(nw.oldRowid, nw.newRowid) IN (t.oldRowid, t.newRowid))
+            """
         let sql = """
             SELECT EXISTS (
                 SELECT 1 FROM \(log) nw
                 WHERE nw.seq >= ?2 AND nw.barrier = ?3 AND (
                     EXISTS (
                         SELECT 1 FROM \(log) o
-                        WHERE o.seq > (SELECT lastSeq FROM \(barriers) WHERE id = ?1)
-                            AND o.seq < ?2 AND o.barrier NOT IN (?1, ?3)
+                        WHERE o.seq > \(topsLastTouch) AND o.seq < ?2 AND o.barrier NOT IN (?1, ?3)
                             AND o.tableId = nw.tableId
                             AND coalesce(nw.oldRowid, nw.newRowid) IN (o.oldRowid, o.newRowid))
+                    OR EXISTS (
+                        SELECT 1 FROM \(barriers) f JOIN \(log) fl
+                            ON fl.seq BETWEEN f.firstSeq AND f.lastSeq AND fl.barrier = f.id
+                        WHERE f.flippedAt > \(topsLastTouch) AND f.id NOT IN (?1, ?3)
+                            AND fl.tableId = nw.tableId
+                            AND coalesce(nw.oldRowid, nw.newRowid) IN (fl.oldRowid, fl.newRowid))
                     OR \(found.isEmpty ? "0" : found.joined(separator: " OR "))))
             """
         return try db.fetchOne(

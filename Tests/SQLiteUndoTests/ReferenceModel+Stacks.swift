@@ -74,7 +74,15 @@ extension ReferenceModel {
             guard let first = top.firstTouch[row],
                 let stored = tables[row.table]?[row.rowid]
             else { return false }
-            return stored.changedBy != top.id && stored.changedAt > first
+            if stored.changedBy != top.id && stored.changedAt > first { return true }
+            // A write outside any barrier since, of a column both wrote: the step would find
+            // another value than the one the previous barrier left.
+            let theirs = top.changes.first { $0.table == row.table && $0.current == row.rowid }
+            let mine = step.changes.first { $0.table == row.table && $0.original == row.rowid }
+            return (mine?.after.keys ?? [:].keys).contains { column in
+                theirs?.after[column] != nil && stored.writers[column] == 0
+                    && (stored.outsideWrites[column] ?? 0) > first
+            }
         }
         return changed.map { "\($0.table) row \($0.rowid) changed by another since" }
     }

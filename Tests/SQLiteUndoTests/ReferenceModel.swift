@@ -23,8 +23,12 @@ struct ReferenceModel {
         /// The record that wrote each column's value last (0: no record).
         var writers: [String: Int]
         /// The record of the last change to the row (0: no record), and the change's sequence.
+        /// An update outside any barrier is noted per column instead (`outsideWrites`): the
+        /// engine sees it only in the values it left.
         var changedBy: Int
         var changedAt: Int
+        /// When an update outside any barrier last wrote each column.
+        var outsideWrites: [String: Int] = [:]
     }
 
     /// What one barrier did to one row (identified by its rowid when the barrier began).
@@ -141,6 +145,12 @@ struct ReferenceModel {
         for column in written {
             stored.values[column] = set[column]
             stored.writers[column] = writer
+        }
+        if barrier == nil, rowid == newRowid {
+            sequence += 1
+            for column in written { stored.outsideWrites[column] = sequence }
+            tables[table]?[rowid] = stored
+            return true
         }
         tables[table]?[rowid] = nil
         tables[table]?[newRowid] = stored
