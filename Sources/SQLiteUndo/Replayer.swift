@@ -17,8 +17,8 @@ struct Replayer {
     let keeping: Set<KeptColumn>
     private(set) var affectedRows: [String: Set<Int64>] = [:]
     private(set) var conflicts: [UndoConflict] = []
-    /// What each row the replay wrote is meant to hold when it ends, by where the row is then.
-    private(set) var intended: [RowKey: IntendedRow] = [:]
+    /// What the replay means the rows it writes to hold when it ends.
+    private(set) var intended = IntendedRows()
     /// How many row writes the replay's own statements made (each writes one row).
     private(set) var writes = 0
     /// Set for the last round: a row still referenced then is kept instead of waiting, and so is
@@ -157,7 +157,7 @@ struct Replayer {
         }
         try write(
             "DELETE FROM \(table.sqlName) WHERE rowid = ?", [.integer(now(rowid, of: table))])
-        intended[RowKey(tableId: table.id, rowid: rowid)] = .absent
+        intended.removed.insert(RowKey(tableId: table.id, rowid: rowid))
     }
 
     private mutating func restoreDeleted(_ change: NetChange, _ table: TrackedTable) throws {
@@ -187,8 +187,7 @@ struct Replayer {
         try write(
             "INSERT INTO \(table.sqlName)(\(names.joined(separator: ", "))) "
                 + "VALUES (\(values.joined(separator: ", ")))", [])
-        intended[RowKey(tableId: table.id, rowid: rowid)] = .columns(
-            change.before.mapValues(\.sql))
+        intended.columns[RowKey(tableId: table.id, rowid: rowid)] = change.before.mapValues(\.sql)
     }
 
     private mutating func restoreUpdated(_ change: NetChange, _ table: TrackedTable) throws {
@@ -252,8 +251,8 @@ struct Replayer {
         try write(
             "UPDATE \(table.sqlName) SET \(set) WHERE rowid = ?",
             [.integer(now(rowid, of: table))])
-        intended[RowKey(tableId: table.id, rowid: restoredRowid)] = .columns(
-            Dictionary(uniqueKeysWithValues: assignments.map { ($0.slot, $0.sql) }))
+        intended.columns[RowKey(tableId: table.id, rowid: restoredRowid)] = Dictionary(
+            uniqueKeysWithValues: assignments.map { ($0.slot, $0.sql) })
     }
 
     /// Runs one statement of the replay that writes one row.
@@ -354,13 +353,13 @@ struct RowKey: Hashable {
     let rowid: Int64
 }
 
-/// What a replay meant a row it wrote to hold when it ends.
-enum IntendedRow {
-    /// No row (the replay deleted it).
-    case absent
-    /// These columns (by slot) hold these values (SQL reading them from the log); the others
-    /// hold what they held before the replay.
-    case columns([Int: String])
+/// What a replay means the rows it writes to hold when it ends.
+struct IntendedRows {
+    /// The rows it deletes, by where they were when it began (a row it moves may take the rowid).
+    var removed: Set<RowKey> = []
+    /// The columns (by slot) it sets, with their values as SQL reading them from the log, by
+    /// where each row is when it ends; a row's other columns hold what they held before.
+    var columns: [RowKey: [Int: String]] = [:]
 }
 
 extension Database {

@@ -6,7 +6,7 @@ import SQLiteDatabase
 ///
 /// The replay runs under its inverse barrier, so its own writes and every trigger's are in the
 /// log, each row's first value there being the one it had before the replay. After the replay,
-/// every row it changed must hold what the replayer meant (`IntendedRow`) and every other value
+/// every row it changed must hold what the replayer meant (`IntendedRows`) and every other value
 /// what it held before the replay. Setting those back fires the triggers again (and is captured,
 /// so the recorded inverse nets out to the barrier's own change); it repeats until a round finds
 /// nothing to set back.
@@ -17,7 +17,7 @@ import SQLiteDatabase
 struct SideEffectRepair {
     let db: Database
     let tables: [Int64: TrackedTable]
-    let intended: [RowKey: IntendedRow]
+    let intended: IntendedRows
     /// The replay's inverse barrier and where its log rows start.
     let inverse: Int64
     let logStart: Int64
@@ -40,31 +40,40 @@ struct SideEffectRepair {
             ofRows: UndoLogSchema.rows(of: "?1", from: "?2"),
             [.integer(inverse), .integer(logStart)], inverted: false, db)
         var repaired = 0
-        var seen: Set<RowKey> = []
+        var seenRemoved: Set<RowKey> = []
+        var seenWritten: Set<RowKey> = []
         for change in changes {
-            guard let table = tables[change.tableId],
-                let rowid = change.currentRowid ?? change.originalRowid
-            else { continue }
+            guard let table = tables[change.tableId] else { continue }
+            if change.kind == .delete {
+                guard let rowid = change.originalRowid else { continue }
+                let key = RowKey(tableId: table.id, rowid: rowid)
+                seenRemoved.insert(key)
+                if !intended.removed.contains(key) {
+                    repaired += try reinsert(change.before, at: rowid, into: table)
+                }
+                continue
+            }
+            guard let rowid = change.currentRowid else { continue }
             let key = RowKey(tableId: table.id, rowid: rowid)
-            seen.insert(key)
-            switch (change.kind, intended[key]) {
-            case (.delete, .absent): continue
-            case (.delete, _): repaired += try reinsert(change.before, at: rowid, into: table)
-            case (_, .absent), (.insert, nil): repaired += try delete(rowid, from: table)
-            case (_, .columns(let meant)):
+            seenWritten.insert(key)
+            if let meant = intended.columns[key] {
                 let columns = change.before.mapValues(\.sql).merging(meant) { _, meant in meant }
                 repaired += try set(columns, of: rowid, in: table)
-            case (.update, nil):
+            } else if change.kind == .insert {
+                repaired += try delete(rowid, from: table)
+            } else {
                 repaired += try set(change.before.mapValues(\.sql), of: rowid, in: table)
             }
         }
         // Rows the replay wrote whose triggers' writes cancelled its own.
-        for (key, meant) in intended where !seen.contains(key) {
+        for (key, columns) in intended.columns where !seenWritten.contains(key) {
             guard let table = tables[key.tableId] else { continue }
-            switch meant {
-            case .absent: repaired += try delete(key.rowid, from: table)
-            case .columns(let columns): repaired += try set(columns, of: key.rowid, in: table)
-            }
+            repaired += try set(columns, of: key.rowid, in: table)
+        }
+        for key in intended.removed
+        where !seenRemoved.contains(key) && intended.columns[key] == nil {
+            guard let table = tables[key.tableId] else { continue }
+            repaired += try delete(key.rowid, from: table)
         }
         return repaired
     }

@@ -188,4 +188,26 @@ import Testing
             ])
         try checkSearchIndex()
     }
+
+    @Test func aNewNoteSwappedWithAnOldOneUndoesAroundTheCounter() throws {
+        try withUndoDisabled {
+            try fixture.execute("INSERT INTO notes(id, title, body) VALUES (1, 'old', '')")
+        }
+        let start = try state()
+        try at(
+            2, "Swap",
+            """
+            INSERT INTO notes(id, title, body) VALUES (2, 'new', '');
+            UPDATE notes SET id = 99 WHERE id = 1;
+            UPDATE notes SET id = 1 WHERE id = 2;
+            UPDATE notes SET id = 2 WHERE id = 99;
+            """)
+        let end = try state()
+        #expect(end[1] == [[1, 2]])
+        #expect(try pane.undo()?.conflicts == [])
+        #expect(try state() == start)
+        #expect(try pane.redo()?.conflicts == [])
+        #expect(try state() == end)
+        try checkSearchIndex()
+    }
 }
