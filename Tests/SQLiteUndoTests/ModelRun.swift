@@ -168,13 +168,18 @@ struct ModelRun {
                     described.append("(" + (try type(on: other)) + ")")
                 } else {
                     var record: ReferenceModel.BarrierRecord? = newRecord("B")
-                    let set: ReferenceModel.Values = ["a": value(for: "a")]
+                    // A plain column (a migration may have renamed or dropped "a").
+                    let column =
+                        model.columns["t", default: []].first {
+                            !ModelSchema.fixedColumns.contains($0)
+                        } ?? "stamp"
+                    let set: ReferenceModel.Values = [column: value(for: column)]
                     try withUndoStack(other) {
                         try undoable("B") { try updateItems([(rowid, rowid, set)], &record) }
                     }
                     if let record { model.file(record, on: other.id, at: now) }
                     if let record { model.register(record, on: other.id) }
-                    described.append("(update \(rowid) [a] on \(other.id))")
+                    described.append("(update \(rowid) [\(column)] on \(other.id))")
                 }
             }
             described.append(try type(on: stack))

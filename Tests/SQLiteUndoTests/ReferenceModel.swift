@@ -217,8 +217,9 @@ struct ReferenceModel {
 
     // MARK: Who wrote what
 
-    /// The stack whose recorded action wrote a cell's value, or nil when no record in history
-    /// did (a write outside any barrier, or its record was dropped).
+    /// The stack whose recorded action wrote a cell's value, or .some(nil) when a write outside
+    /// any barrier did. Nil (nothing to check) when the writer's action has left history: its
+    /// log is gone, and the engine names the last writer it still has a record of.
     func keptFrom(_ table: String, _ rowid: Int64, _ column: String) -> String?? {
         guard let stored = tables[table]?[rowid], let writer = stored.writers[column] else {
             return nil
@@ -227,7 +228,7 @@ struct ReferenceModel {
         let alive =
             undo[stack, default: []].contains { $0.actionID == action }
             || redo[stack, default: []].contains { $0.actionID == action }
-        return .some(alive ? stack : nil)
+        return alive ? .some(stack) : nil
     }
 
     /// Which record wrote a cell, for messages.
