@@ -184,6 +184,26 @@ extension UndoLogSchema {
         since top: Int64, rowsOf barrier: Int64, from first: Int64, _ db: Database
     ) throws -> Bool {
         let slots = try slotCount(db)
+        let rows = try db.fetchAll(
+            Row.self,
+            """
+            SELECT DISTINCT tableId, coalesce(oldRowid, newRowid),
+                (SELECT max(t.seq) FROM \(log) t WHERE \(filedRows("t")) AND t.tableId = nw.tableId
+                    AND coalesce(nw.oldRowid, nw.newRowid) IN (t.oldRowid, t.newRowid))
+            FROM \(log) nw WHERE nw.seq >= ?2 AND nw.barrier = ?3
+            """, [.integer(top), .integer(first), .integer(barrier)])
+        for row in rows {
+            // A row `top` never touched: its undo takes back nothing of it.
+            guard let topsLastTouch = try row.decode(at: 2, as: Int64?.self) else { continue }
+            let table: Int64 = try row.decode(at: 0)
+            let rowid: Int64 = try row.decode(at: 1)
+            if try changedByOtherBarriers(
+                table, rowid, after: topsLastTouch, before: first, except: [top, barrier],
+                slots: slots, db)
+            {
+                return true
+            }
+        }
         let found = (0..<slots).map { slot in
             let bit = Int64(1) << Int64(slot)
             return """
@@ -195,29 +215,56 @@ extension UndoLogSchema {
                     ORDER BY t.seq DESC LIMIT 1), 1))
                 """
         }
-        // Where `top` last touched the row the new log row `nw` changes (NULL: never).
-        let topsLastTouch = """
-            (SELECT max(t.seq) FROM \(log) t WHERE \(filedRows("t")) AND t.tableId = nw.tableId
-                AND coalesce(nw.oldRowid, nw.newRowid) IN (t.oldRowid, t.newRowid))
-            """
         let sql = """
             SELECT EXISTS (
                 SELECT 1 FROM \(log) nw
                 WHERE nw.seq >= ?2 AND nw.barrier = ?3 AND (
                     EXISTS (
-                        SELECT 1 FROM \(log) o
-                        WHERE o.seq > \(topsLastTouch) AND o.seq < ?2 AND o.barrier NOT IN (?1, ?3)
-                            AND o.tableId = nw.tableId
-                            AND coalesce(nw.oldRowid, nw.newRowid) IN (o.oldRowid, o.newRowid))
-                    OR EXISTS (
                         SELECT 1 FROM \(barriers) f JOIN \(log) fl
                             ON fl.seq BETWEEN f.firstSeq AND f.lastSeq AND fl.barrier = f.id
-                        WHERE f.flippedAt > \(topsLastTouch) AND f.id NOT IN (?1, ?3)
-                            AND fl.tableId = nw.tableId
+                        WHERE f.flippedAt > (
+                                SELECT max(t.seq) FROM \(log) t
+                                WHERE \(filedRows("t")) AND t.tableId = nw.tableId
+                                    AND coalesce(nw.oldRowid, nw.newRowid) IN (t.oldRowid, t.newRowid))
+                            AND f.id NOT IN (?1, ?3) AND fl.tableId = nw.tableId
                             AND coalesce(nw.oldRowid, nw.newRowid) IN (fl.oldRowid, fl.newRowid))
                     OR \(found.isEmpty ? "0" : found.joined(separator: " OR "))))
             """
         return try db.fetchOne(
             Int.self, sql, [.integer(top), .integer(first), .integer(barrier)]) == 1
+    }
+
+    /// Whether a barrier other than `except` changed the row `rowid` of `table` in the log rows
+    /// between `after` and `before`: inserted or deleted it, or left a column of it other than it
+    /// found it (a replay that set back what an application's trigger wrote changed nothing).
+    private static func changedByOtherBarriers(
+        _ table: Int64, _ rowid: Int64, after: Int64, before: Int64, except: [Int64], slots: Int,
+        _ db: Database
+    ) throws -> Bool {
+        let values = (0..<slots).map { "o\($0), n\($0)" }.joined(separator: ", ")
+        let cursor = try db.fetchCursor(
+            """
+            SELECT barrier, kind, mask, \(values) FROM \(log)
+            WHERE seq > ?1 AND seq < ?2 AND barrier NOT IN (?3, ?4) AND tableId = ?5
+                AND ?6 IN (oldRowid, newRowid)
+            ORDER BY seq
+            """,
+            [
+                .integer(after), .integer(before), .integer(except[0]), .integer(except[1]),
+                .integer(table), .integer(rowid),
+            ])
+        // Per barrier and column: the value before its first write and after its last.
+        var net: [Int64: [Int: (before: SQLiteValue, after: SQLiteValue)]] = [:]
+        while let row = try cursor.next() {
+            guard try row.decode(at: 1, as: Int64.self) == Kind.update.rawValue else { return true }
+            let barrier: Int64 = try row.decode(at: 0)
+            let mask: Int64 = try row.decode(at: 2)
+            for slot in 0..<slots where mask & (Int64(1) << Int64(slot)) != 0 {
+                let old = row[3 + 2 * slot]
+                let new = row[4 + 2 * slot]
+                net[barrier, default: [:]][slot] = (net[barrier]?[slot]?.before ?? old, new)
+            }
+        }
+        return net.values.contains { $0.values.contains { $0.before != $0.after } }
     }
 }
