@@ -73,6 +73,13 @@ enum ColumnSlots {
             DELETE FROM \(log) WHERE tableId = ? AND kind = ? AND mask = 0
                 AND oldRowid IS newRowid
             """, [.integer(table), .integer(UndoLogSchema.Kind.update.rawValue)])
+        // An action that changed nothing else has nothing left to undo.
+        try db.execute(
+            """
+            DELETE FROM \(UndoLogSchema.barriers) AS b WHERE NOT EXISTS (
+                SELECT 1 FROM \(log) l WHERE l.seq BETWEEN b.firstSeq AND b.lastSeq
+                    AND l.barrier = b.id)
+            """)
         try db.execute(
             "DELETE FROM \(UndoLogSchema.columns) WHERE tableId = ? AND slot = ?",
             [.integer(table), .integer(Int64(slot))])

@@ -160,6 +160,14 @@ public final class UndoEngine: Sendable {
     /// recorded before stays undoable; a renamed column is recognised as `migrate(_:)` tells.
     public func refresh() throws {
         try database.write { db in try installTriggers(db) }
+        try reloadStacks()
+    }
+
+    /// Reads every open stack's lists again: forgetting a dropped column may have removed
+    /// actions that changed nothing else.
+    private func reloadStacks() throws {
+        let open = stacks.withLock { Array($0.values) }
+        try database.read { db in for stack in open { try stack.reload(db) } }
     }
 
     /// Runs a migration of the tracked tables with the engine installed, in one write
@@ -189,6 +197,7 @@ public final class UndoEngine: Sendable {
             try body(db)
             try installTriggers(db)
         }
+        try reloadStacks()
     }
 
     // MARK: Installation
