@@ -35,6 +35,8 @@ struct Replayer {
     /// Rows moved out of the way of a unique value or a rowid another row of the replay needs
     /// first: where each is now, by where it was when the replay began.
     private var parked: [RowKey: Int64] = [:]
+    /// The unique columns (slots) each parked row had set to a placeholder.
+    private var parkedColumns: [RowKey: Set<Int>] = [:]
 
     init(
         db: Database, tables: [Int64: TrackedTable], foreignKeys: ForeignKeys,
@@ -236,12 +238,9 @@ struct Replayer {
             // A parked row that does not go back to its place would stay where it was parked.
             let restored = Set(assignments.map(\.slot))
             let moved = parking != rowid
-            let parkedKeys = table.columns.filter {
-                uniqueColumns(of: table).contains($0.name.lowercased())
-                    && change.after[$0.slot] != nil
-            }
+            let parkedKeys = parkedColumns[RowKey(tableId: table.id, rowid: rowid)] ?? []
             if moved && !restored.contains(where: { $0 == aliasSlot(of: table) })
-                || parkedKeys.contains(where: { !restored.contains($0.slot) })
+                || !parkedKeys.isSubset(of: restored)
             {
                 throw ParkedRowStuck()
             }
@@ -281,7 +280,14 @@ struct Replayer {
         let key = RowKey(tableId: table.id, rowid: rowid)
         guard parked[key] == nil else { return false }
         let unique = uniqueColumns(of: table)
-        let restored = table.columns.filter { change.after[$0.slot] != nil }
+        // Only what the change will restore: a column someone else changed since stays as it is.
+        let current = try before(rowid, of: table) ?? [:]
+        let restored = table.columns.filter { column in
+            guard let left = change.after[column.slot],
+                let before = change.before[column.slot]?.value
+            else { return false }
+            return current[column.slot] == left && left != before
+        }
         let keys = restored.filter { unique.contains($0.name.lowercased()) }
         let moves = restored.contains { $0.name == table.rowidAlias }
         guard moves || !keys.isEmpty else { return false }
@@ -299,6 +305,7 @@ struct Replayer {
                     "UPDATE \(table.sqlName) SET \(set.joined(separator: ", ")) WHERE rowid = ?",
                     [.integer(rowid)])
                 parked[key] = free
+                parkedColumns[key] = Set(keys.map(\.slot))
                 return true
             } catch let error as SQLiteError where error.code.primary == .constraint {
                 continue

@@ -7,7 +7,7 @@ import Testing
 /// `ReferenceModel` after every step (`ModelRun+Checks`).
 ///
 /// `UNDO_MODEL_OPERATIONS` sets the number of operations (default 30,000: about four minutes in a
-/// debug build; the default seed passes 41,000, see issue 17's note) and `UNDO_MODEL_SEED`
+/// debug build; the default seed passes 42,000, see issue 17's note) and `UNDO_MODEL_SEED`
 /// the seed (default `defaultSeed`, so that every run of the suite is the same; printed on
 /// failure); `UNDO_MODEL_TRACE=1` prints each step, and
 /// `UNDO_MODEL_WITHOUT=stamp,counter,parent,codes,keys,typing,untracked,attribution` leaves

@@ -92,6 +92,27 @@ import Testing
             """)
     }
 
+    @Test func aKeySwapUndoesWhenSomeoneElseChangedTheUniqueValueSince() throws {
+        try change(
+            """
+            UPDATE slots SET code = 'q' WHERE id = 1;
+            UPDATE slots SET id = 10 WHERE id = 1;
+            UPDATE slots SET id = 1 WHERE id = 2;
+            UPDATE slots SET id = 2 WHERE id = 10;
+            """)
+        #expect(
+            try fixture.rows("slots") == [[1, "y", "two"], [2, "q", "one"], [3, "z", "three"]])
+        // Someone else changes the moved row's unique value: it is kept, the keys swap back.
+        try fixture.execute("UPDATE slots SET code = 'r' WHERE id = 2")
+        let event = try fixture.engine.defaultStack.undo()
+        #expect(
+            event?.conflicts == [
+                UndoConflict(table: "slots", rowid: 2, column: "code", kept: "r")
+            ])
+        #expect(
+            try fixture.rows("slots") == [[1, "r", "one"], [2, "y", "two"], [3, "z", "three"]])
+    }
+
     @Test func aUniqueValueSomeoneElseTookFailsTheUndoAndChangesNothing() throws {
         try change("UPDATE slots SET code = 'q' WHERE id = 1")
         // Someone else takes the old value 'x' for another row.
