@@ -198,7 +198,7 @@ extension UndoLogSchema {
             let table: Int64 = try row.decode(at: 0)
             let rowid: Int64 = try row.decode(at: 1)
             if try changedByOtherBarriers(
-                table, rowid, after: topsLastTouch, before: first, except: [top, barrier],
+                table, rowid, after: topsLastTouch, before: first, except: (top, barrier),
                 slots: slots, db)
             {
                 return true
@@ -218,29 +218,36 @@ extension UndoLogSchema {
         let sql = """
             SELECT EXISTS (
                 SELECT 1 FROM \(log) nw
-                WHERE nw.seq >= ?2 AND nw.barrier = ?3 AND (
-                    EXISTS (
-                        SELECT 1 FROM \(barriers) f JOIN \(log) fl
-                            ON fl.seq BETWEEN f.firstSeq AND f.lastSeq AND fl.barrier = f.id
-                        WHERE f.flippedAt > (
-                                SELECT max(t.seq) FROM \(log) t
-                                WHERE \(filedRows("t")) AND t.tableId = nw.tableId
-                                    AND coalesce(nw.oldRowid, nw.newRowid) IN (t.oldRowid, t.newRowid))
-                            AND f.id NOT IN (?1, ?3) AND fl.tableId = nw.tableId
-                            AND coalesce(nw.oldRowid, nw.newRowid) IN (fl.oldRowid, fl.newRowid))
-                    OR \(found.isEmpty ? "0" : found.joined(separator: " OR "))))
+                WHERE nw.seq >= ?2 AND nw.barrier = ?3
+                    AND (\(found.isEmpty ? "0" : found.joined(separator: " OR "))))
             """
         return try db.fetchOne(
             Int.self, sql, [.integer(top), .integer(first), .integer(barrier)]) == 1
     }
 
-    /// Whether a barrier other than `except` changed the row `rowid` of `table` in the log rows
-    /// between `after` and `before`: inserted or deleted it, or left a column of it other than it
-    /// found it (a replay that set back what an application's trigger wrote changed nothing).
+    /// Whether a barrier other than `except` changed the row `rowid` of `table` after `after`
+    /// (and before `before`): an exact replay flipped one that touches the row (placed in the
+    /// log's order by its `flippedAt`), or its log rows inserted or deleted the row, or left a
+    /// column of it other than they found it (a replay that set back what an application's
+    /// trigger wrote changed nothing).
     private static func changedByOtherBarriers(
-        _ table: Int64, _ rowid: Int64, after: Int64, before: Int64, except: [Int64], slots: Int,
-        _ db: Database
+        _ table: Int64, _ rowid: Int64, after: Int64, before: Int64, except: (Int64, Int64),
+        slots: Int, _ db: Database
     ) throws -> Bool {
+        let arguments: [SQLiteValue] = [
+            .integer(after), .integer(before), .integer(except.0), .integer(except.1),
+            .integer(table), .integer(rowid),
+        ]
+        let flipped = try db.fetchOne(
+            Int.self,
+            """
+            SELECT EXISTS (
+                SELECT 1 FROM \(barriers) f JOIN \(log) fl
+                    ON fl.seq BETWEEN f.firstSeq AND f.lastSeq AND fl.barrier = f.id
+                WHERE f.flippedAt > ?1 AND f.id NOT IN (?3, ?4) AND fl.tableId = ?5
+                    AND ?6 IN (fl.oldRowid, fl.newRowid))
+            """, arguments)
+        if flipped == 1 { return true }
         let values = (0..<slots).map { "o\($0), n\($0)" }.joined(separator: ", ")
         let cursor = try db.fetchCursor(
             """
@@ -249,10 +256,7 @@ extension UndoLogSchema {
                 AND ?6 IN (oldRowid, newRowid)
             ORDER BY seq
             """,
-            [
-                .integer(after), .integer(before), .integer(except[0]), .integer(except[1]),
-                .integer(table), .integer(rowid),
-            ])
+            arguments)
         // Per barrier and column: the value before its first write and after its last.
         var net: [Int64: [Int: (before: SQLiteValue, after: SQLiteValue)]] = [:]
         while let row = try cursor.next() {
