@@ -73,13 +73,16 @@ enum ColumnSlots {
             DELETE FROM \(log) WHERE tableId = ? AND kind = ? AND mask = 0
                 AND oldRowid IS newRowid
             """, [.integer(table), .integer(UndoLogSchema.Kind.update.rawValue)])
-        // An action that changed nothing else has nothing left to undo.
-        try db.execute(
-            """
-            DELETE FROM \(UndoLogSchema.barriers) AS b WHERE NOT EXISTS (
-                SELECT 1 FROM \(log) l WHERE l.seq BETWEEN b.firstSeq AND b.lastSeq
-                    AND l.barrier = b.id)
-            """)
+        // An action whose changes now net to nothing has nothing left to undo: one that changed
+        // only that column, or whose other writes cancelled out (an application trigger's write
+        // that a replay set back).
+        let entries = try db.fetchAll(Int64.self, "SELECT id FROM \(UndoLogSchema.barriers)")
+        let emptied = try entries.filter { id in
+            try UndoLogSchema.netChanges(
+                ofRows: UndoLogSchema.filedRows(), [.integer(id)], inverted: false, db
+            ).isEmpty
+        }
+        try UndoLogSchema.deleteEntries(emptied, db)
         try db.execute(
             "DELETE FROM \(UndoLogSchema.columns) WHERE tableId = ? AND slot = ?",
             [.integer(table), .integer(Int64(slot))])

@@ -56,6 +56,23 @@ import Testing
         #expect(stack.state == UndoStackState(undo: ["Add", "Delete", "Edit"], redo: []))
     }
 
+    /// Writes that cancel out (an application trigger's, set back by a replay) leave nothing to
+    /// undo once the column that really changed is dropped.
+    @Test func droppingAColumnForgetsActionsWhoseOtherWritesCancelOut() throws {
+        try undoable("Edit Legacy") {
+            try fixture.execute("UPDATE items SET legacy = 'x', qty = 5 WHERE id = 1")
+            try fixture.execute("UPDATE items SET qty = 1 WHERE id = 1")
+        }
+        try undoable("Rename") { try fixture.execute("UPDATE items SET name = 'b' WHERE id = 1") }
+        try fixture.engine.migrate { db in
+            try db.execute("ALTER TABLE items DROP COLUMN legacy")
+        }
+        #expect(stack.state == UndoStackState(undo: ["Rename"], redo: []))
+        try stack.undo()
+        #expect(try fixture.rows() == [[1, "a", 1], [2, "gone", 9]])
+        #expect(stack.state == UndoStackState(undo: [], redo: ["Rename"]))
+    }
+
     @Test func renamedColumnKeepsItsHistory() throws {
         try undoable("Edit") { try fixture.execute("UPDATE items SET legacy = 'x' WHERE id = 1") }
         try fixture.engine.migrate { db in

@@ -44,7 +44,7 @@ struct ModelRun {
     /// The engine's threshold for dropping the capture trigger.
     let rowsWorthSuspendingCapture: Int
     /// The coalescing merge interval the model applies (ms).
-    let mergeInterval: Int64 = ModelSchema.engineClockEnabled ? 1000 : .max
+    let mergeInterval: Int64 = 1000  // ms: `UndoStack.mergeInterval`'s default
 
     /// The parts of the schema and operations this run has.
     let features: Set<ModelSchema.Feature>
@@ -71,9 +71,6 @@ struct ModelRun {
             for: db, tableNames: ModelSchema.trackedTables,
             rowsWorthSuspendingCapture: rowsWorthSuspendingCapture)
         engine.clock = { ModelSchema.date(clock.now.withLock { $0 }) }
-        for id in stackIDs where !ModelSchema.engineClockEnabled {
-            try engine.stack(id: id).mergeInterval = .infinity
-        }
         return (db, engine)
     }
 
@@ -96,7 +93,7 @@ struct ModelRun {
         case 72..<100 where random.below(2000) == 0:
             try reopen()
             return "reopen"
-        case 72..<100 where ModelSchema.migrationsEnabled && random.below(2000) == 0:
+        case 72..<100 where random.below(2000) == 0:
             return try migrate()
         default:
             return try replay(stackID, undoing: false).described

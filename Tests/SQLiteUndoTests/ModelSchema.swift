@@ -23,13 +23,6 @@ enum ModelSchema {
     /// A code no row has, to swap codes through.
     static let temporaryCode: SQLiteValue = "~swap"
 
-    /// Whether `UndoEngine.migrate(_:)` exists: until it does, runs make no migrations (the
-    /// TEMPORARY shim below cannot keep a renamed or dropped column's history).
-    static let migrationsEnabled = true
-    /// Whether `UndoEngine.clock` exists: until it does, the run cannot control the merge
-    /// interval, so it sets every stack's `mergeInterval` to infinity (and the model too).
-    static let engineClockEnabled = true
-
     /// Parts of the schema and operations a run can leave out (`UNDO_MODEL_WITHOUT=stamp,codes`),
     /// to reach the failures behind a known one.
     enum Feature: String, CaseIterable {

@@ -289,6 +289,13 @@ struct ReferenceModel {
             change.fullBefore?[column] = nil
             change.fullAfter?[column] = nil
         }
+        // The engine forgets the actions left with nothing to undo.
+        for stack in undo.keys {
+            undo[stack]?.removeAll { !$0.changes.contains(where: Self.isEffective) }
+        }
+        for stack in redo.keys {
+            redo[stack]?.removeAll { !$0.changes.contains(where: Self.isEffective) }
+        }
     }
 
     private mutating func editChanges(of table: String, _ edit: (inout RowChange) -> Void) {
