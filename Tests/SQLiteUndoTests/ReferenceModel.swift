@@ -218,13 +218,16 @@ struct ReferenceModel {
     // MARK: Who wrote what
 
     /// The stack whose recorded action wrote a cell's value, or .some(nil) when a write outside
-    /// any barrier did. Nil (nothing to check) when the writer's action has left history: its
+    /// any barrier did, or the action `replaying` (a value it left that it cannot take back is
+    /// nobody else's). Nil (nothing to check) when the writer's action has left history: its
     /// log is gone, and the engine names the last writer it still has a record of.
-    func keptFrom(_ table: String, _ rowid: Int64, _ column: String) -> String?? {
+    func keptFrom(_ table: String, _ rowid: Int64, _ column: String, replaying: Int) -> String?? {
         guard let stored = tables[table]?[rowid], let writer = stored.writers[column] else {
             return nil
         }
-        guard writer != 0, let (stack, action) = recordStacks[writer] else { return .some(nil) }
+        guard writer != 0, let (stack, action) = recordStacks[writer], action != replaying else {
+            return .some(nil)
+        }
         let alive =
             undo[stack, default: []].contains { $0.actionID == action }
             || redo[stack, default: []].contains { $0.actionID == action }
