@@ -37,6 +37,7 @@ struct ReferenceModel {
         var original: Int64?  // nil: inserted by the barrier
         var current: Int64?  // nil: deleted by the barrier
         var before: Values = [:]  // first original of each column written
+        var beforeWriters: [String: Int] = [:]  // the record that wrote each of those originals
         var after: Values = [:]  // last value written to each column
         var fullBefore: Values?  // the whole original row (for a delete)
         var fullAfter: Values?  // the whole row as inserted (for an insert)
@@ -141,6 +142,7 @@ struct ReferenceModel {
         let old = stored.values
         let written = set.keys.filter { old[$0] != set[$0] }
         guard !written.isEmpty || rowid != newRowid else { return true }
+        let oldWriters = stored.writers
         let writer = barrier?.id ?? 0
         for column in written {
             stored.values[column] = set[column]
@@ -170,9 +172,14 @@ struct ReferenceModel {
         for column in written {
             if change.original != nil, change.before[column] == nil {
                 change.before[column] = old[column]
+                change.beforeWriters[column] = oldWriters[column]
             }
             change.after[column] = stored.values[column]
             if change.original == nil { change.fullAfter?[column] = stored.values[column] }
+            // Writes that net to nothing (a count up, then down) did not make the value.
+            if change.before[column] == stored.values[column] {
+                tables[table]?[newRowid]?.writers[column] = change.beforeWriters[column]
+            }
         }
         change.current = newRowid
         record.changes[index] = change
