@@ -154,6 +154,9 @@ struct ReferenceModel {
             tables[table]?[rowid] = stored
             return true
         }
+        // A key change outside any barrier is not in the log: what the row brings to its new key
+        // was put there by a write outside any barrier.
+        if barrier == nil { stored.writers = stored.writers.mapValues { _ in 0 } }
         tables[table]?[rowid] = nil
         tables[table]?[newRowid] = stored
         touch(RowKey(table: table, rowid: rowid), in: &barrier)
