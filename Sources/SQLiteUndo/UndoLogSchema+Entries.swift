@@ -112,7 +112,10 @@ extension UndoLogSchema {
     /// in the order they took effect (a row's `seq`, or, for an action an exact replay flipped,
     /// the moment of the flip), newest first, following the row back through its key changes.
     /// Read the way its entry reads now, an action left its new values, or, undone by a flip, its
-    /// old ones. Returns nil when no filed action wrote that column of that row.
+    /// old ones. An action whose writes of the column net to nothing (a replay that set back what
+    /// an application's trigger wrote, a count up and down) did not write it: the value is the
+    /// one it found, so the writers before its first write are read next, and those it wrote
+    /// over are passed by. Returns nil when no filed action wrote that column of that row.
     static func lastWriter(ofTable table: Int64, rowid: Int64, slot: Int, _ db: Database) throws
         -> Writer?
     {
@@ -120,42 +123,53 @@ extension UndoLogSchema {
         let rows = try db.fetchCursor(
             """
             SELECT l.oldRowid, l.newRowid, l.mask, l.o\(slot), l.n\(slot), b.stackId, b.inverted,
-                b.id
+                b.id, coalesce(b.flippedAt, l.seq)
             FROM \(log) l JOIN \(barriers) b ON b.id = l.barrier
             WHERE l.tableId = ? AND (l.mask & ? != 0 OR l.oldRowid IS NOT l.newRowid)
             ORDER BY coalesce(b.flippedAt, l.seq) DESC,
                 CASE WHEN b.inverted THEN l.seq ELSE -l.seq END
             """, [.integer(table), .integer(bit)])
         var identity = rowid
-        var unchanged: Set<Int64> = []
+        // Writes that took effect at or after this point were made over by a write that netted
+        // to nothing.
+        var passedFrom = Double.infinity
         while let row = try rows.next() {
             let inverted: Bool = try row.decode(at: 6)
             let old: Int64? = try row.decode(at: inverted ? 1 : 0)
             let new: Int64? = try row.decode(at: inverted ? 0 : 1)
             guard new == identity else { continue }
-            let barrier: Int64 = try row.decode(at: 7)
-            if try row.decode(at: 2, as: Int64.self) & bit != 0, !unchanged.contains(barrier) {
+            let tookEffect: Double = try row.decode(at: 8)
+            if try row.decode(at: 2, as: Int64.self) & bit != 0, tookEffect < passedFrom {
+                let barrier: Int64 = try row.decode(at: 7)
                 let left = row[inverted ? 3 : 4]
-                // An action whose writes of the column net to nothing (a replay that set back
-                // what an application's trigger wrote) did not write it.
-                let before = try db.fetchOne(
-                    Row.self,
-                    """
-                    SELECT \(inverted ? "n" : "o")\(slot) FROM \(log)
-                    WHERE barrier = ? AND tableId = ? AND mask & ? != 0
-                        AND ? IN (oldRowid, newRowid)
-                    ORDER BY seq \(inverted ? "DESC" : "ASC") LIMIT 1
-                    """,
-                    [.integer(barrier), .integer(table), .integer(bit), .integer(identity)])
-                if before?[0] == left {
-                    unchanged.insert(barrier)
-                    continue
+                let first = try firstWrite(
+                    of: barrier, inverted: inverted, table: table, rowid: identity, slot: slot, db)
+                guard first?.found == left else {
+                    return Writer(barrier: barrier, stackID: try row.decode(at: 5), value: left)
                 }
-                return Writer(barrier: barrier, stackID: try row.decode(at: 5), value: left)
+                // A flipped action's rows all took effect at once, at its flip.
+                passedFrom = inverted ? tookEffect : Double(first?.seq ?? 0)
             }
             if let old { identity = old }
         }
         return nil
+    }
+
+    /// The first write, read the way its entry reads now, of the column `slot` of the row
+    /// `rowid` by `barrier`: its log row's `seq` and the value it found there.
+    private static func firstWrite(
+        of barrier: Int64, inverted: Bool, table: Int64, rowid: Int64, slot: Int, _ db: Database
+    ) throws -> (seq: Int64, found: SQLiteValue)? {
+        let bit = Int64(1) << Int64(slot)
+        let row = try db.fetchOne(
+            Row.self,
+            """
+            SELECT seq, \(inverted ? "n" : "o")\(slot) FROM \(log)
+            WHERE barrier = ? AND tableId = ? AND mask & ? != 0 AND ? IN (oldRowid, newRowid)
+            ORDER BY seq \(inverted ? "DESC" : "ASC") LIMIT 1
+            """, [.integer(barrier), .integer(table), .integer(bit), .integer(rowid)])
+        guard let row else { return nil }
+        return (try row.decode(at: 0), row[1])
     }
 
     /// The stack of the latest registered barrier other than `?3` whose log row of table `?1`

@@ -152,4 +152,21 @@ import Testing
                     table: "articles", rowid: 1, column: "body", kept: "B body", keptFrom: "B")
             ])
     }
+
+    @Test func anActionWhoseWritesNetToNothingPassesTheValueBackToTheOneBeforeIt() throws {
+        try edit(paneB, "Rate", "UPDATE articles SET rating = 1")
+        // The outer action sets the rating back to B's value over its inner action's, so the
+        // value is B's: neither of pane A's actions made it.
+        try withUndoStack(paneA) {
+            try undoable("Outer") {
+                try fixture.execute("UPDATE articles SET rating = 0")
+                try undoable("Inner") { try fixture.execute("UPDATE articles SET rating = 2") }
+                try fixture.execute("UPDATE articles SET rating = 1")
+            }
+        }
+        #expect(
+            try paneA.undo()?.conflicts == [
+                UndoConflict(table: "articles", rowid: 1, column: "rating", kept: 1, keptFrom: "B")
+            ])
+    }
 }

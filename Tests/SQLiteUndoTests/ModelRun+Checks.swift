@@ -84,13 +84,17 @@ extension ModelRun {
         return lines.joined(separator: "; ")
     }
 
-    /// The first conflict of an undo or redo that does not name the value kept (the database's
-    /// now) and the change that made it: the stack of the barrier that last wrote it, or nil when
-    /// none in history did.
-    func conflictMismatch(_ event: UndoEvent) -> String? {
+    /// The first conflict of an undo or redo that does not name the value kept and the change
+    /// that made it (the stack of the barrier that last wrote it, or nil when none in history
+    /// did), both read in `model` as it was before the replay of the action `replaying`: a
+    /// conflict names a row by its key then, and the replay leaves the kept value as it was.
+    static func conflictMismatch(
+        _ event: UndoEvent, in model: ReferenceModel, replaying action: Int
+    ) -> String? {
         for conflict in event.conflicts where conflict.reason == .changedSince {
             guard let column = conflict.column,
-                let keptFrom = model.keptFrom(conflict.table, conflict.rowid, column)
+                let keptFrom = model.keptFrom(
+                    conflict.table, conflict.rowid, column, replaying: action)
             else { continue }
             let kept = model.row(conflict.table, conflict.rowid)?[column]
             if conflict.kept != kept || conflict.keptFrom != keptFrom {

@@ -247,6 +247,9 @@ struct ModelRun {
     {
         let stack = try engine.stack(id: stackID)
         nextRecordID += 1
+        // Conflicts name rows by their keys when the replay began (a row the replay moves back
+        // to its old key is named by the key it left), so they are checked in the model then.
+        let before = model
         let expected = model.replay(stack: stackID, undoing: undoing, inverseID: nextRecordID)
         let verb = undoing ? "undo" : "redo"
         do {
@@ -256,7 +259,10 @@ struct ModelRun {
             } else if (event == nil) != (expected == .nothing) {
                 note("\(verb) returned \(event == nil ? "nil" : "an event"), model: \(expected)")
             }
-            if let event, features.contains(.attribution) { note(conflictMismatch(event)) }
+            if let event, features.contains(.attribution) {
+                let action = before.top(of: stackID, undoing: undoing)?.actionID ?? 0
+                note(Self.conflictMismatch(event, in: before, replaying: action))
+            }
         } catch {
             if expected != .failed { note("\(verb) threw \(error)") }
         }

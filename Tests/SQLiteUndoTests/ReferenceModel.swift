@@ -37,6 +37,7 @@ struct ReferenceModel {
         var original: Int64?  // nil: inserted by the barrier
         var current: Int64?  // nil: deleted by the barrier
         var before: Values = [:]  // first original of each column written
+        var beforeWriters: [String: Int] = [:]  // the record that wrote each of those originals
         var after: Values = [:]  // last value written to each column
         var fullBefore: Values?  // the whole original row (for a delete)
         var fullAfter: Values?  // the whole row as inserted (for an insert)
@@ -141,6 +142,7 @@ struct ReferenceModel {
         let old = stored.values
         let written = set.keys.filter { old[$0] != set[$0] }
         guard !written.isEmpty || rowid != newRowid else { return true }
+        let oldWriters = stored.writers
         let writer = barrier?.id ?? 0
         for column in written {
             stored.values[column] = set[column]
@@ -152,6 +154,9 @@ struct ReferenceModel {
             tables[table]?[rowid] = stored
             return true
         }
+        // A key change outside any barrier is not in the log: what the row brings to its new key
+        // was put there by a write outside any barrier.
+        if barrier == nil { stored.writers = stored.writers.mapValues { _ in 0 } }
         tables[table]?[rowid] = nil
         tables[table]?[newRowid] = stored
         touch(RowKey(table: table, rowid: rowid), in: &barrier)
@@ -170,9 +175,14 @@ struct ReferenceModel {
         for column in written {
             if change.original != nil, change.before[column] == nil {
                 change.before[column] = old[column]
+                change.beforeWriters[column] = oldWriters[column]
             }
             change.after[column] = stored.values[column]
             if change.original == nil { change.fullAfter?[column] = stored.values[column] }
+            // Writes that net to nothing (a count up, then down) did not make the value.
+            if change.before[column] == stored.values[column] {
+                tables[table]?[newRowid]?.writers[column] = change.beforeWriters[column]
+            }
         }
         change.current = newRowid
         record.changes[index] = change
@@ -218,13 +228,16 @@ struct ReferenceModel {
     // MARK: Who wrote what
 
     /// The stack whose recorded action wrote a cell's value, or .some(nil) when a write outside
-    /// any barrier did. Nil (nothing to check) when the writer's action has left history: its
+    /// any barrier did, or the action `replaying` (a value it left that it cannot take back is
+    /// nobody else's). Nil (nothing to check) when the writer's action has left history: its
     /// log is gone, and the engine names the last writer it still has a record of.
-    func keptFrom(_ table: String, _ rowid: Int64, _ column: String) -> String?? {
+    func keptFrom(_ table: String, _ rowid: Int64, _ column: String, replaying: Int) -> String?? {
         guard let stored = tables[table]?[rowid], let writer = stored.writers[column] else {
             return nil
         }
-        guard writer != 0, let (stack, action) = recordStacks[writer] else { return .some(nil) }
+        guard writer != 0, let (stack, action) = recordStacks[writer], action != replaying else {
+            return .some(nil)
+        }
         let alive =
             undo[stack, default: []].contains { $0.actionID == action }
             || redo[stack, default: []].contains { $0.actionID == action }
