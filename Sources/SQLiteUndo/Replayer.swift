@@ -30,6 +30,9 @@ struct Replayer {
     /// Where the rows that the changes move to another rowid, or delete, are when the replay
     /// begins: a rowid they hold is taken only until then.
     private var leavingRows: Set<RowKey> = []
+    /// The highest rowid each table's changes put a row back at: a parked row goes above it, so
+    /// that it never sits where a row of the replay (or itself) has to go.
+    private var highestTargets: [Int64: Int64] = [:]
     /// Whether a row in the way may be parked (off when parking led nowhere, see `ParkedRowStuck`).
     var mayPark = true
     /// Rows moved out of the way of a unique value or a rowid another row of the replay needs
@@ -113,6 +116,10 @@ struct Replayer {
 
     /// Reads every row the changes name, before any is written.
     private mutating func takeSnapshot(of changes: [NetChange]) throws {
+        for change in changes {
+            guard let target = change.originalRowid else { continue }
+            highestTargets[change.tableId] = max(highestTargets[change.tableId] ?? target, target)
+        }
         // A deleted row is read when it is restored: it is not there, unless someone re-created it.
         for change in changes where change.kind != .delete {
             guard let table = tables[change.tableId], let rowid = change.currentRowid else {
@@ -293,8 +300,8 @@ struct Replayer {
         guard moves || !keys.isEmpty else { return false }
         var free = rowid
         if moves {
-            free =
-                try db.fetchOne(Int64.self, "SELECT max(rowid) + 1 FROM \(table.sqlName)") ?? rowid
+            let highest = try db.fetchOne(Int64.self, "SELECT max(rowid) FROM \(table.sqlName)")
+            free = max(highest ?? rowid, highestTargets[table.id] ?? rowid) + 1
         }
         // A placeholder for the key columns: NULL where allowed, else bytes no other row holds.
         for placeholder in keys.isEmpty ? ["NULL"] : ["NULL", "randomblob(16)"] {

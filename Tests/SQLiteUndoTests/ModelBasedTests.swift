@@ -51,9 +51,10 @@ import Testing
             guard let mismatch else { continue }
             let message =
                 "seed \(seed), step \(step) (\(described)): \(mismatch). "
-                + "Rerun with UNDO_MODEL_SEED=\(seed)"
+                + "Rerun with UNDO_MODEL_SEED=\(seed); the database is in \(run.folder.path)"
             Issue.record(Comment(rawValue: message))
             return
         }
+        run.remove()
     }
 }

@@ -100,6 +100,12 @@ struct ModelRun {
         }
     }
 
+    /// Closes the database and deletes its folder (a failed run keeps it, for a look).
+    func remove() {
+        db.close()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
     mutating func reopen() throws {
         db.close()
         (db, engine) = try Self.open(folder, rowsWorthSuspendingCapture, clock)

@@ -53,6 +53,18 @@ import Testing
             """)
     }
 
+    /// The row parked on the redo is the one that moves to the next free rowid: it must not be
+    /// parked at its own target (it would seem stuck there).
+    @Test func aRotationOfThreeWhileOneMovesToTheNextRowid() throws {
+        try roundTrip(
+            """
+            UPDATE slots SET code = 'tmp' WHERE id = 1;
+            UPDATE slots SET code = 'x' WHERE id = 3;
+            UPDATE slots SET code = 'z' WHERE id = 2;
+            UPDATE slots SET code = 'y', id = 4 WHERE id = 1;
+            """)
+    }
+
     @Test func aSwapOfIntegerPrimaryKeys() throws {
         try roundTrip(
             """
