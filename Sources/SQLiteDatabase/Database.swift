@@ -6,7 +6,7 @@ internal import CSQLite3
 /// time.
 public final class Database {
     let handle: OpaquePointer
-    private var statementCache: [String: Statement] = [:]
+    private var statementCache = StatementCache(capacity: 256)
     /// The tables the update hook saw in the current transaction, each with whether it gained
     /// or lost rows and how many row changes it saw: a statement changing many rows (and,
     /// through triggers, rows of a few other tables) makes one `String` per table, not one per
@@ -48,7 +48,7 @@ public final class Database {
     /// Runs one or more statements; arguments (bound, never spliced) apply to a single statement.
     /// - Throws: `SQLiteError` with SQLite's message and the failing SQL.
     public func execute(_ sql: String, _ arguments: [SQLiteValue] = []) throws {
-        if arguments.isEmpty && statementCache[sql] == nil && !Self.isSingleStatement(sql) {
+        if arguments.isEmpty && !statementCache.contains(sql) && !Self.isSingleStatement(sql) {
             let code = sqlite3_exec(handle, sql, nil, nil, nil)
             guard code == SQLITE_OK else { throw error(code: code, sql: sql) }
             return
@@ -133,10 +133,13 @@ public final class Database {
 
     // MARK: Internals
 
+    /// How many prepared statements the connection keeps for reuse.
+    var cachedStatementCount: Int { statementCache.count }
+
     func cachedStatement(_ sql: String) throws -> Statement {
-        if let statement = statementCache[sql] { return statement }
+        if let statement = statementCache.statement(for: sql) { return statement }
         let statement = try Statement(database: self, sql: sql)
-        statementCache[sql] = statement
+        statementCache.insert(statement, for: sql)
         return statement
     }
 
