@@ -15,7 +15,8 @@ enum ArticleListView {
             let y = rect.y + offset
             let index = pane.top + offset
             var style = CellStyle.plain
-            if pane.highlighted.contains(summary.id) { style = Theme.highlighted }
+            let restored = pane.highlighted.contains(summary.id)
+            if restored { style = Theme.highlighted }
             if index == pane.selected { style = focused ? Theme.selectedFocused : Theme.selected }
             let line = Rect(x: rect.x, y: y, width: rect.width, height: 1)
             canvas.fill(line, with: style)
@@ -23,18 +24,22 @@ enum ArticleListView {
             let rightWidth = DisplayWidth.of(right)
             drawTitle(
                 summary.title, matching: pane.query.search, at: Point(x: rect.x, y: y),
-                style: style, width: max(0, rect.width - rightWidth - 1), on: &canvas)
+                style: style, width: max(0, rect.width - rightWidth - 1),
+                marker: restored ? restoredMarker : " ", on: &canvas)
             canvas.put(right, at: Point(x: rect.maxX - rightWidth, y: y), style: style)
         }
     }
 
-    /// Draws a title with the words that match the search underlined in bold; an empty title as
-    /// a dimmed "Untitled".
+    /// Marks the rows an undo or redo just brought back, in the margin: seen without color too.
+    static let restoredMarker = "+"
+
+    /// Draws a title after its one-column `marker`, with the words that match the search
+    /// underlined in bold; an empty title as a dimmed "Untitled".
     static func drawTitle(
         _ title: String, matching search: String, at point: Point, style: CellStyle, width: Int,
-        on canvas: inout Canvas
+        marker: String = " ", on canvas: inout Canvas
     ) {
-        var x = point.x + canvas.put(" ", at: point, style: style, maxWidth: width)
+        var x = point.x + canvas.put(marker, at: point, style: style, maxWidth: width)
         guard !title.isEmpty else {
             var placeholder = style
             placeholder.dim = true

@@ -28,6 +28,11 @@ extension NotesApp {
         for other in panes { other.invalidate() }
         let ids = event.ids(for: Article.self) ?? []
         guard !ids.isEmpty else { return }
+        // An article this replay removed leaves its neighbour selected, without a "deleted
+        // elsewhere" notice.
+        if let selected = pane.selectedID, ids.contains(selected) {
+            pane.select(index: pane.selected)
+        }
         pane.highlighted = ids
         pane.highlightUntil = .now + .seconds(1)
         do {
@@ -51,10 +56,9 @@ extension NotesApp {
                         best = (position, id)
                     }
                 }
-                if let best {
-                    pane.select(index: best.position)
-                } else if let first = present.first {
-                    try pane.select(articleID: first, db)
+                // By id: the position is resolved when the pane loads, counting the restored rows.
+                if let id = best?.id ?? present.first {
+                    try pane.select(articleID: id, db)
                 }
             }
         } catch {

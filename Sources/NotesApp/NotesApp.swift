@@ -198,6 +198,9 @@ public final class NotesApp {
     public func processPendingEvents() {
         while !quitRequested, let event = backend.nextEvent(timeout: .zero) {
             handle(event)
+            // A key that moved the selection acts on the article it landed on for the next key
+            // of the same burst (Down then Delete), before any frame is drawn.
+            if focusedPane.hasRequestedIndex { load(focusedPane, at: focus) }
         }
         tick()
         render()
@@ -227,20 +230,25 @@ public final class NotesApp {
             let recounting = articlesResized.lower()
             for pane in panes { pane.invalidate(recounting: recounting) }
         }
-        let screen = screenLayout
-        if !screen.isTooSmall {
-            for (index, pane) in panes.enumerated() {
-                do {
-                    try database.read { try pane.load(height: screen.listHeight(index), $0) }
-                } catch {
-                    message = "Cannot read the notebook: \(error)"
-                }
-            }
-        }
-        let (canvas, cursor) = ScreenRenderer(app: self, layout: screen).draw()
+        for (index, pane) in panes.enumerated() { load(pane, at: index) }
+        let (canvas, cursor) = ScreenRenderer(app: self, layout: screenLayout).draw()
         backend.draw(canvas, cursor: cursor)
         // Once the first frame is on the screen: reading the whole file beside it would slow it.
         opening?.check.start()
+    }
+
+    /// Loads what the pane at `index` shows, when it changed.
+    private func load(_ pane: Pane, at index: Int) {
+        let screen = screenLayout
+        guard !screen.isTooSmall else { return }
+        do {
+            try database.read { try pane.load(height: screen.listHeight(index), $0) }
+            if pane.takeLostArticle() != nil, index == focus {
+                message = "Article deleted elsewhere"
+            }
+        } catch {
+            message = "Cannot read the notebook: \(error)"
+        }
     }
 
     /// Runs `body` as one undoable action of the focused pane, and reports errors in the status

@@ -22,8 +22,16 @@ final class Pane {
     /// The search text being typed (`/`), or nil when not typing a search.
     var searchInput: String?
 
-    /// Index of the selected article in the query's list.
+    /// The selected article: the selection follows it wherever other panes, processes or undos
+    /// move it in the list (nil when the list is empty).
+    private(set) var selectedID: Int64?
+    /// Index of the selected article in the query's list, found again at every load.
     private(set) var selected = 0
+    /// Where a key or a click moved the selection, resolved to an article at the next load.
+    private var requestedIndex: Int?
+    /// The article the selection was on when it was deleted (by another pane, another program,
+    /// an undo) since the app last asked; the selection is on its neighbour.
+    private(set) var lostArticle: Int64?
     /// Index of the first article shown.
     private(set) var top = 0
     private(set) var total = 0
@@ -47,8 +55,13 @@ final class Pane {
 
     /// The selected article's summary, if it is loaded.
     var selectedSummary: ArticleSummary? {
-        let index = selected - top
-        return rows.indices.contains(index) ? rows[index] : nil
+        rows.first { $0.id == selectedID }
+    }
+
+    /// The article that left the list since the last call, once.
+    func takeLostArticle() -> Int64? {
+        defer { lostArticle = nil }
+        return lostArticle
     }
 
     /// Marks the data as changed: the next `load` reads it again.
@@ -61,13 +74,15 @@ final class Pane {
 
     /// Moves the selection by `delta` rows (clamped).
     func moveSelection(by delta: Int) {
-        select(index: selected + delta)
+        select(index: (requestedIndex ?? selected) + delta)
     }
 
+    /// Whether a key or click moved the selection since the last load.
+    var hasRequestedIndex: Bool { requestedIndex != nil }
+
+    /// Selects the article at `index` in the list as it is at the next load (clamped then).
     func select(index: Int) {
-        let clamped = max(0, min(index, total - 1))
-        guard clamped != selected else { return }
-        selected = clamped
+        requestedIndex = max(0, index)
         needsReload = true
     }
 
@@ -81,8 +96,9 @@ final class Pane {
             searchInput = nil
             position = try Notebook.position(db, ofArticle: id, in: query)
         }
-        guard let position else { return false }
-        selected = position
+        guard position != nil else { return false }
+        selectedID = id
+        requestedIndex = nil
         needsReload = true
         return true
     }
@@ -117,13 +133,34 @@ final class Pane {
             total = try Notebook.count(db, query)
             countIsStale = false
         }
+        if let index = requestedIndex {
+            selected = index
+            requestedIndex = nil
+        } else if let id = selectedID, needsReload {
+            try follow(id, height: height, db)
+        }
         selected = max(0, min(selected, total - 1))
         if selected < top { top = selected }
         if selected >= top + height { top = selected - height + 1 }
         top = max(0, min(top, max(0, total - height)))
         rows = try Notebook.page(db, query, offset: top, limit: height)
+        selectedID = rows.indices.contains(selected - top) ? rows[selected - top].id : nil
         loadedHeight = height
         needsReload = false
+    }
+
+    /// Finds the selected article's place after the data changed: among the rows shown when it
+    /// did not move far (no counting), else by its sort key. When it left the list (deleted, or
+    /// no longer matching the search), the selection stays at its index, on a neighbour.
+    private func follow(_ id: Int64, height: Int, _ db: Database) throws {
+        let shown = try Notebook.page(db, query, offset: top, limit: height)
+        if let offset = shown.firstIndex(where: { $0.id == id }) {
+            selected = top + offset
+        } else if let position = try Notebook.position(db, ofArticle: id, in: query) {
+            selected = position
+        } else if try Notebook.article(db, id: id) == nil {
+            lostArticle = id
+        }
     }
 
     /// The page size for PgUp/PgDn.

@@ -8,7 +8,7 @@ enum Theme {
     static let header = CellStyle(reverse: true, dim: true)
     static let selectedFocused = CellStyle(reverse: true)
     static let selected = CellStyle(underline: true)
-    static let highlighted = CellStyle(foreground: .black, background: .yellow)
+    static let highlighted = CellStyle(foreground: .black, background: .yellow, bold: true)
     static let secondary = CellStyle(dim: true)
     static let separator = CellStyle(dim: true)
     static let articleTitle = CellStyle(bold: true)

@@ -160,8 +160,9 @@ import Testing
                 """)
         let canvas = try #require(fixture.backend.lastCanvas)
         #expect(canvas.cell(at: Point(x: 1, y: 2))?.style == Theme.placeholderTitle)
-        // Pane 2 lists it, selected, as a dimmed "Untitled" too.
-        #expect(canvas.cell(at: Point(x: 42, y: 2))?.style == CellStyle(underline: true, dim: true))
+        // Pane 2 lists it as a dimmed "Untitled" too; its selection stays on Article 3.
+        #expect(canvas.cell(at: Point(x: 42, y: 2))?.style == CellStyle(dim: true))
+        #expect(canvas.cell(at: Point(x: 42, y: 3))?.style == Theme.selected)
         #expect(fixture.backend.cursor == Point(x: 1, y: 2))
         fixture.type("Plans")
         #expect(

@@ -64,7 +64,8 @@ import Testing
         fixture.press(.control("z"))
         #expect(pane.selected == 400)
         #expect(pane.selectedSummary?.id == target.id)
-        #expect(fixture.screen.contains(" Article 100 "))
+        // Marked as restored in the margin.
+        #expect(fixture.screen.contains("+Article 100 "))
         #expect(pane.highlighted == [target.id])
     }
 
