@@ -79,8 +79,7 @@ extension NotesApp {
             return
         }
         perform("Delete Article") { db in try Notebook.deleteArticle(db, id: summary.id) }
-        // The neighbour that takes its place is selected, without a "gone" notice.
-        focusedPane.select(index: focusedPane.selected)
+        focusedPane.selectWhatTakesItsPlace()
     }
 
     private func setRating(_ rating: Int) {

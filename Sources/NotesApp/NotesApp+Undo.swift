@@ -28,10 +28,8 @@ extension NotesApp {
         for other in panes { other.invalidate() }
         let ids = event.ids(for: Article.self) ?? []
         guard !ids.isEmpty else { return }
-        // An article this replay removed leaves its neighbour selected, without a "deleted
-        // elsewhere" notice.
         if let selected = pane.selectedID, ids.contains(selected) {
-            pane.select(index: pane.selected)
+            pane.selectWhatTakesItsPlace()
         }
         pane.highlighted = ids
         pane.highlightUntil = .now + .seconds(1)

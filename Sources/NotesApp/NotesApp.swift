@@ -200,7 +200,7 @@ public final class NotesApp {
             handle(event)
             // A key that moved the selection acts on the article it landed on for the next key
             // of the same burst (Down then Delete), before any frame is drawn.
-            if focusedPane.hasRequestedIndex { load(focusedPane, at: focus) }
+            if focusedPane.hasRequestedIndex { load(focusedPane, at: focus, in: screenLayout) }
         }
         tick()
         render()
@@ -230,16 +230,16 @@ public final class NotesApp {
             let recounting = articlesResized.lower()
             for pane in panes { pane.invalidate(recounting: recounting) }
         }
-        for (index, pane) in panes.enumerated() { load(pane, at: index) }
-        let (canvas, cursor) = ScreenRenderer(app: self, layout: screenLayout).draw()
+        let screen = screenLayout
+        for (index, pane) in panes.enumerated() { load(pane, at: index, in: screen) }
+        let (canvas, cursor) = ScreenRenderer(app: self, layout: screen).draw()
         backend.draw(canvas, cursor: cursor)
         // Once the first frame is on the screen: reading the whole file beside it would slow it.
         opening?.check.start()
     }
 
-    /// Loads what the pane at `index` shows, when it changed.
-    private func load(_ pane: Pane, at index: Int) {
-        let screen = screenLayout
+    /// Loads what the pane at `index` of `screen` shows, when it changed.
+    private func load(_ pane: Pane, at index: Int, in screen: ScreenLayout) {
         guard !screen.isTooSmall else { return }
         do {
             try database.read { try pane.load(height: screen.listHeight(index), $0) }

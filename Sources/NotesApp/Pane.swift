@@ -77,6 +77,12 @@ final class Pane {
         select(index: (requestedIndex ?? selected) + delta)
     }
 
+    /// Selects whatever comes to be at the selection's place: the selected article is going
+    /// away by this pane's own action (its Delete, its undo), so no "deleted elsewhere" notice.
+    func selectWhatTakesItsPlace() {
+        select(index: selected)
+    }
+
     /// Whether a key or click moved the selection since the last load.
     var hasRequestedIndex: Bool { requestedIndex != nil }
 
@@ -133,27 +139,33 @@ final class Pane {
             total = try Notebook.count(db, query)
             countIsStale = false
         }
+        // The rows at the current top, when following the article already read them.
+        var shown: (top: Int, rows: [ArticleSummary])?
         if let index = requestedIndex {
             selected = index
             requestedIndex = nil
         } else if let id = selectedID, needsReload {
-            try follow(id, height: height, db)
+            let page = try Notebook.page(db, query, offset: top, limit: height)
+            shown = (top, page)
+            try follow(id, among: page, db)
         }
         selected = max(0, min(selected, total - 1))
         if selected < top { top = selected }
         if selected >= top + height { top = selected - height + 1 }
         top = max(0, min(top, max(0, total - height)))
-        rows = try Notebook.page(db, query, offset: top, limit: height)
+        rows =
+            try shown.flatMap { $0.top == top ? $0.rows : nil }
+            ?? Notebook.page(db, query, offset: top, limit: height)
         selectedID = rows.indices.contains(selected - top) ? rows[selected - top].id : nil
         loadedHeight = height
         needsReload = false
     }
 
-    /// Finds the selected article's place after the data changed: among the rows shown when it
-    /// did not move far (no counting), else by its sort key. When it left the list (deleted, or
-    /// no longer matching the search), the selection stays at its index, on a neighbour.
-    private func follow(_ id: Int64, height: Int, _ db: Database) throws {
-        let shown = try Notebook.page(db, query, offset: top, limit: height)
+    /// Finds the selected article's place after the data changed: among the rows `shown` from
+    /// `top` when it did not move far (no counting), else by its sort key. When it left the list
+    /// (deleted, or no longer matching the search), the selection stays at its index, on a
+    /// neighbour.
+    private func follow(_ id: Int64, among shown: [ArticleSummary], _ db: Database) throws {
         if let offset = shown.firstIndex(where: { $0.id == id }) {
             selected = top + offset
         } else if let position = try Notebook.position(db, ofArticle: id, in: query) {

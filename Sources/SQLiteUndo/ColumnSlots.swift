@@ -4,7 +4,8 @@ import SQLiteDatabase
 ///
 /// A column keeps its slot while it exists, through renames (`ColumnRenames`), so its older
 /// history undoes into it. A dropped column's history is taken out of the log (its bits of the
-/// masks, its values, and the log rows that held nothing else), so the history restores nothing
+/// masks, its values, the log rows that held nothing else, and the actions left changing
+/// nothing), so the history restores nothing
 /// for it, and its slot is free: a new column gets the lowest free slot.
 enum ColumnSlots {
     /// Slots a table can have: the log's mask is a 64-bit integer, kept positive.
@@ -30,6 +31,7 @@ enum ColumnSlots {
             [.integer(id)])
         let names = Set(columns.map(\.name))
         var known: [String: Int] = [:]
+        var forgot = false
         for row in rows {
             let name: String = try row.decode("name")
             let slot: Int = try row.decode("slot")
@@ -37,8 +39,12 @@ enum ColumnSlots {
                 known[name] = slot
             } else {
                 try forget(slot: slot, of: id, db)
+                forgot = true
             }
         }
+        // An action that changed only dropped columns, or whose other writes cancelled out (an
+        // application trigger's write that a replay set back), has nothing left to undo.
+        if forgot { try UndoLogSchema.deleteEntriesThatChangeNothing(db) }
         var taken = Set(known.values)
         var slots: [Int] = []
         for column in columns {
@@ -73,16 +79,6 @@ enum ColumnSlots {
             DELETE FROM \(log) WHERE tableId = ? AND kind = ? AND mask = 0
                 AND oldRowid IS newRowid
             """, [.integer(table), .integer(UndoLogSchema.Kind.update.rawValue)])
-        // An action whose changes now net to nothing has nothing left to undo: one that changed
-        // only that column, or whose other writes cancelled out (an application trigger's write
-        // that a replay set back).
-        let entries = try db.fetchAll(Int64.self, "SELECT id FROM \(UndoLogSchema.barriers)")
-        let emptied = try entries.filter { id in
-            try UndoLogSchema.netChanges(
-                ofRows: UndoLogSchema.filedRows(), [.integer(id)], inverted: false, db
-            ).isEmpty
-        }
-        try UndoLogSchema.deleteEntries(emptied, db)
         try db.execute(
             "DELETE FROM \(UndoLogSchema.columns) WHERE tableId = ? AND slot = ?",
             [.integer(table), .integer(Int64(slot))])

@@ -246,7 +246,7 @@ struct Replayer {
             let restored = Set(assignments.map(\.slot))
             let moved = parking != rowid
             let parkedKeys = parkedColumns[RowKey(tableId: table.id, rowid: rowid)] ?? []
-            if moved && !restored.contains(where: { $0 == aliasSlot(of: table) })
+            if moved && !(aliasSlot(of: table).map(restored.contains) ?? false)
                 || !parkedKeys.isSubset(of: restored)
             {
                 throw ParkedRowStuck()

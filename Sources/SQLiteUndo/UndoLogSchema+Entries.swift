@@ -85,6 +85,16 @@ extension UndoLogSchema {
         }
     }
 
+    /// Deletes the entries whose log now nets to no change (after a migration took a dropped
+    /// column out of the log): undoing them would change nothing. Reads the whole log once.
+    static func deleteEntriesThatChangeNothing(_ db: Database) throws {
+        let ids = try db.fetchAll(Int64.self, "SELECT id FROM \(barriers)")
+        try deleteEntries(
+            try ids.filter { id in
+                try netChanges(ofRows: filedRows(), [.integer(id)], inverted: false, db).isEmpty
+            }, db)
+    }
+
     /// When an entry's last barrier closed (coalescing measures from it).
     static func setClosedAt(_ time: Double, ofEntry id: Int64, _ db: Database) throws {
         try db.execute(

@@ -8,9 +8,8 @@ import Testing
 ///
 /// `UNDO_MODEL_OPERATIONS` sets the number of operations (default 30,000: about four minutes in
 /// a debug build, most of it past 10,000, once the stacks hold 1,000 steps each) and
-/// `UNDO_MODEL_SEED`
-/// the seed (default `defaultSeed`, so that every run of the suite is the same; printed on
-/// failure); `UNDO_MODEL_TRACE=1` prints each step, and
+/// `UNDO_MODEL_SEED` the seed (default `defaultSeed`, so that every run of the suite is the
+/// same; printed on failure); `UNDO_MODEL_TRACE=1` prints each step, and
 /// `UNDO_MODEL_WITHOUT=stamp,counter,parent,codes,keys,typing,untracked,attribution` leaves
 /// those parts out (default: `ModelSchema.Feature.leftOutByDefault`; empty: none).
 @Suite struct ModelBasedTests {

@@ -303,11 +303,12 @@ struct ReferenceModel {
             change.fullAfter?[column] = nil
         }
         // The engine forgets the actions left with nothing to undo.
-        for stack in undo.keys {
-            undo[stack]?.removeAll { !$0.changes.contains(where: Self.isEffective) }
-        }
-        for stack in redo.keys {
-            redo[stack]?.removeAll { !$0.changes.contains(where: Self.isEffective) }
+        for lists in [\Self.undo, \Self.redo] {
+            for stack in self[keyPath: lists].keys {
+                self[keyPath: lists][stack]?.removeAll {
+                    !$0.changes.contains(where: Self.isEffective)
+                }
+            }
         }
     }
 

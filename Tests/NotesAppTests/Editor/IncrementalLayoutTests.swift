@@ -1,3 +1,4 @@
+import NoteStore
 import TerminalUI
 import Testing
 
@@ -15,7 +16,7 @@ import Testing
 
     @Test(arguments: [1, 2, 3, 4])
     func randomEditsKeepTheLayoutExact(seed: UInt64) {
-        var random = EditorTestRandom(seed: seed)
+        var random = SeededGenerator(seed: seed)
         var buffer = EditorBuffer(text: "", viewport: Size(width: 7, height: 3))
         for step in 0..<400 {
             apply(randomOperation(&random, buffer), to: &buffer, &random)
@@ -24,7 +25,7 @@ import Testing
     }
 
     @Test func randomEditsInLinesLongerThanAPieceKeepTheLayoutExact() {
-        var random = EditorTestRandom(seed: 9)
+        var random = SeededGenerator(seed: 9)
         // 36 KB each: one is cut after spaces, the other has no space to cut after.
         let words = String(repeating: "word 漢字 e\u{301}😀 ", count: 1_800)
         let ideographs = String(repeating: "漢字", count: 6_000)
@@ -54,7 +55,7 @@ import Testing
         case click(row: Int, column: Int), wheel(Int), resize(Size), replaceText
     }
 
-    func randomOperation(_ random: inout EditorTestRandom, _ buffer: EditorBuffer) -> Operation {
+    func randomOperation(_ random: inout SeededGenerator, _ buffer: EditorBuffer) -> Operation {
         switch Int.random(in: 0..<22, using: &random) {
         case 0..<6:
             let count = Int.random(in: 1...4, using: &random)
@@ -85,7 +86,7 @@ import Testing
     }
 
     func apply(
-        _ operation: Operation, to buffer: inout EditorBuffer, _ random: inout EditorTestRandom
+        _ operation: Operation, to buffer: inout EditorBuffer, _ random: inout SeededGenerator
     ) {
         switch operation {
         case .insert(let text): buffer.insert(text)
@@ -144,22 +145,5 @@ import Testing
         #expect(position.y >= 0 && position.y < max(1, buffer.viewport.height), "step \(step)")
         #expect(position.x >= 0 && position.x < max(1, buffer.viewport.width), "step \(step)")
         #expect(buffer.visibleLines.count <= buffer.viewport.height, "step \(step)")
-    }
-}
-
-/// A small seeded generator, so a failing run can be replayed.
-struct EditorTestRandom: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
     }
 }
