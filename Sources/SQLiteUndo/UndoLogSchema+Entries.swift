@@ -68,7 +68,9 @@ extension UndoLogSchema {
         try db.execute(
             """
             UPDATE \(barriers) SET list = ?, position = ?, inverted = ?,
-                flippedAt = \(highestSeq) + 0.5
+                flippedAt = \(highestSeq) + 0.5,
+                flipOrder = coalesce(
+                    (SELECT max(flipOrder) FROM \(barriers) WHERE flipOrder IS NOT NULL), 0) + 1
             WHERE id = ?
             """,
             [
@@ -130,15 +132,7 @@ extension UndoLogSchema {
         -> Writer?
     {
         let bit = Int64(1) << Int64(slot)
-        let rows = try db.fetchCursor(
-            """
-            SELECT l.oldRowid, l.newRowid, l.mask, l.o\(slot), l.n\(slot), b.stackId, b.inverted,
-                b.id, coalesce(b.flippedAt, l.seq)
-            FROM \(log) l JOIN \(barriers) b ON b.id = l.barrier
-            WHERE l.tableId = ? AND (l.mask & ? != 0 OR l.oldRowid IS NOT l.newRowid)
-            ORDER BY coalesce(b.flippedAt, l.seq) DESC,
-                CASE WHEN b.inverted THEN l.seq ELSE -l.seq END
-            """, [.integer(table), .integer(bit)])
+        let rows = try WritesNewestFirst(table: table, slot: slot, db)
         var identity = rowid
         // Writes that took effect at or after this point were made over by a write that netted
         // to nothing.
@@ -165,6 +159,60 @@ extension UndoLogSchema {
         return nil
     }
 
+    /// The log rows of one table that change a column slot or a key, in the order they took
+    /// effect, newest first: filed rows by `seq` and the rows of entries an exact replay flipped
+    /// at their flip, the last flip first (each flipped entry's rows read the way they took
+    /// effect: an undo's from its first row on). Two cursors merged, so that a reader who stops
+    /// at a recent write reads only the log's end.
+    private final class WritesNewestFirst {
+        private let unflipped: RowCursor
+        private let flipped: RowCursor
+        private var nextUnflipped: Row?
+        private var nextFlipped: Row?
+
+        /// Columns: old and new rowid, mask, old and new value, stack, inverted, barrier, and
+        /// when the row took effect.
+        init(table: Int64, slot: Int, _ db: Database) throws {
+            let columns = """
+                l.oldRowid, l.newRowid, l.mask, l.o\(slot), l.n\(slot), b.stackId, b.inverted,
+                    b.id, coalesce(b.flippedAt, l.seq)
+                """
+            // The flipped entries' rows are read by span: `CROSS JOIN` and `+` keep SQLite from
+            // indexing the whole log for one read.
+            let touches = "l.tableId = ?1 AND (l.mask & ?2 != 0 OR l.oldRowid IS NOT l.newRowid)"
+            let arguments: [SQLiteValue] = [.integer(table), .integer(Int64(1) << Int64(slot))]
+            unflipped = try db.fetchCursor(
+                """
+                SELECT \(columns) FROM \(log) l JOIN \(barriers) b ON b.id = l.barrier
+                WHERE \(touches) AND b.flipOrder IS NULL
+                ORDER BY l.seq DESC
+                """, arguments)
+            flipped = try db.fetchCursor(
+                """
+                SELECT \(columns) FROM \(barriers) b INDEXED BY \(barriers)_flips
+                CROSS JOIN \(log) l ON l.seq BETWEEN b.firstSeq AND b.lastSeq AND +l.barrier = b.id
+                WHERE +\(touches) AND b.flipOrder IS NOT NULL
+                ORDER BY b.flipOrder DESC, CASE WHEN b.inverted THEN l.seq ELSE -l.seq END
+                """, arguments)
+            nextUnflipped = try unflipped.next()
+            nextFlipped = try flipped.next()
+        }
+
+        func next() throws -> Row? {
+            if let row = nextFlipped,
+                try nextUnflipped.map({ try tookEffect(row) > tookEffect($0) }) ?? true
+            {
+                nextFlipped = try flipped.next()
+                return row
+            }
+            guard let row = nextUnflipped else { return nil }
+            nextUnflipped = try unflipped.next()
+            return row
+        }
+
+        private func tookEffect(_ row: Row) throws -> Double { try row.decode(at: 8) }
+    }
+
     /// The first write, read the way its entry reads now, of the column `slot` of the row
     /// `rowid` by `barrier`: its log row's `seq` and the value it found there.
     private static func firstWrite(
@@ -175,7 +223,7 @@ extension UndoLogSchema {
             Row.self,
             """
             SELECT seq, \(inverted ? "n" : "o")\(slot) FROM \(log)
-            WHERE barrier = ? AND tableId = ? AND mask & ? != 0 AND ? IN (oldRowid, newRowid)
+            WHERE \(filedRows()) AND tableId = ?2 AND mask & ?3 != 0 AND ?4 IN (oldRowid, newRowid)
             ORDER BY seq \(inverted ? "DESC" : "ASC") LIMIT 1
             """, [.integer(barrier), .integer(table), .integer(bit), .integer(rowid)])
         guard let row else { return nil }
@@ -266,9 +314,9 @@ extension UndoLogSchema {
             Int.self,
             """
             SELECT EXISTS (
-                SELECT 1 FROM \(barriers) f JOIN \(log) fl
-                    ON fl.seq BETWEEN f.firstSeq AND f.lastSeq AND fl.barrier = f.id
-                WHERE f.flippedAt > ?1 AND f.id NOT IN (?3, ?4) AND fl.tableId = ?5
+                SELECT 1 FROM \(barriers) f CROSS JOIN \(log) fl
+                    ON fl.seq BETWEEN f.firstSeq AND f.lastSeq AND +fl.barrier = f.id
+                WHERE f.flippedAt > ?1 AND f.id NOT IN (?3, ?4) AND +fl.tableId = ?5
                     AND ?6 IN (fl.oldRowid, fl.newRowid))
             """, arguments)
         if flipped == 1 { return true }

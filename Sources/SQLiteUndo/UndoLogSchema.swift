@@ -13,8 +13,10 @@ import SQLiteDatabase
 /// - `sqliteundo_barriers`: filed barriers: their stack, list (0 undo, 1 redo), position,
 ///   name, coalescing key, closing time, whether its log reads inverted (an undo that
 ///   restored everything exactly turns the barrier into its own redo by flipping this flag,
-///   instead of recording the replay), and its span: `firstSeq...lastSeq` holds every log row
-///   of the barrier (rows of other barriers written meanwhile may lie between them).
+///   instead of recording the replay), when it was last flipped (`flippedAt`, a point between
+///   two `seq`s, and `flipOrder`, a count of the file's flips: indexed, the only indexes), and
+///   its span: `firstSeq...lastSeq` holds every log row of the barrier (rows of other barriers
+///   written meanwhile may lie between them).
 ///
 /// Why a span and not an index on `barrier`: the index costs a second b-tree insert for every
 /// captured row (a fifth of a bulk capture) and a lookup per row when reading; a span reads the
@@ -51,6 +53,7 @@ enum UndoLogSchema {
         migrator.registerMigration("sqliteundo-2-inverted", addInverted)
         migrator.registerMigration("sqliteundo-3-spans", replaceBarrierIndexBySpans)
         migrator.registerMigration("sqliteundo-4-flips", addFlippedAt)
+        migrator.registerMigration("sqliteundo-5-flip-order", addFlipOrder)
         return migrator
     }
 
@@ -101,6 +104,25 @@ enum UndoLogSchema {
     private static func addFlippedAt(_ db: Database) throws {
         guard try !barrierColumns(db).contains("flippedAt") else { return }
         try db.execute("ALTER TABLE \(barriers) ADD COLUMN flippedAt REAL")
+    }
+
+    /// The order of the flips (`flippedAt` is the same for flips with no log row between them),
+    /// numbered from 1 for the file's flips so far, and indexes to read the last flips first
+    /// (who wrote a value last) and those after a point in the log (whether others changed a
+    /// row since).
+    private static func addFlipOrder(_ db: Database) throws {
+        guard try !barrierColumns(db).contains("flipOrder") else { return }
+        try db.execute(
+            """
+            ALTER TABLE \(barriers) ADD COLUMN flipOrder INTEGER;
+            UPDATE \(barriers) SET flipOrder = flips.number
+            FROM (SELECT id, row_number() OVER (ORDER BY flippedAt, id) AS number
+                FROM \(barriers) WHERE flippedAt IS NOT NULL) AS flips
+            WHERE flips.id = \(barriers).id;
+            CREATE INDEX \(barriers)_flips ON \(barriers)(flipOrder) WHERE flipOrder IS NOT NULL;
+            CREATE INDEX \(barriers)_flippedAt ON \(barriers)(flippedAt)
+                WHERE flippedAt IS NOT NULL;
+            """)
     }
 
     private static func barrierColumns(_ db: Database) throws -> [String] {

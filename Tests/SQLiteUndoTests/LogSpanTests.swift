@@ -66,8 +66,8 @@ import Testing
     }
 
     /// A file written by an earlier version (no record of the log's migrations, an index on the
-    /// log's `barrier` and one on the barriers' stacks, no spans) keeps its history: spans are read from the log once, and the
-    /// indexes are dropped.
+    /// log's `barrier` and one on the barriers' stacks, no spans, no order of flips) keeps its
+    /// history: spans are read from the log once, and the indexes are dropped.
     @Test func historyOfAFileWithoutSpansStaysUndoable() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "undo-\(UUID())")
@@ -101,6 +101,9 @@ import Testing
                 try $0.execute(
                     """
                     DROP TABLE sqliteundo_migrations;
+                    DROP INDEX sqliteundo_barriers_flips;
+                    DROP INDEX sqliteundo_barriers_flippedAt;
+                    ALTER TABLE sqliteundo_barriers DROP COLUMN flipOrder;
                     ALTER TABLE sqliteundo_barriers DROP COLUMN firstSeq;
                     ALTER TABLE sqliteundo_barriers DROP COLUMN lastSeq;
                     CREATE INDEX sqliteundo_log_barrier ON sqliteundo_log(barrier);
@@ -115,14 +118,14 @@ import Testing
                 String.self,
                 "SELECT name FROM sqlite_schema WHERE type = 'index' AND name LIKE 'sqliteundo%'")
         }
-        #expect(indexes.isEmpty)
+        #expect(indexes.sorted() == ["sqliteundo_barriers_flippedAt", "sqliteundo_barriers_flips"])
         let migrations = try db.read {
             try Migrator.appliedMigrations($0, recordTable: "sqliteundo_migrations")
         }
         #expect(
             migrations == [
                 "sqliteundo-1-tables", "sqliteundo-2-inverted", "sqliteundo-3-spans",
-                "sqliteundo-4-flips",
+                "sqliteundo-4-flips", "sqliteundo-5-flip-order",
             ])
         let names = { try db.read { try $0.fetchAll(String.self, "SELECT name FROM items") } }
         let a = try engine.stack(id: "a")
@@ -136,5 +139,70 @@ import Testing
         #expect(try names() == ["x"])
         try a.undo()
         #expect(try names() == [])
+    }
+
+    /// A file whose exact undos flipped entries before flips had an order: the migration numbers
+    /// them by when they took effect (ties by id), and the next flip comes after them.
+    @Test func flipsOfAFileWithoutTheirOrderAreNumbered() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "undo-\(UUID()).db"
+        ).path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let open = { () throws -> (DatabaseQueue, UndoEngine) in
+            let db = try DatabaseQueue(path: path)
+            try db.write {
+                try $0.execute(
+                    "CREATE TABLE IF NOT EXISTS items(id INTEGER PRIMARY KEY, name TEXT)")
+                try $0.execute("INSERT OR IGNORE INTO items VALUES (1, 'x'), (2, 'y')")
+            }
+            return (db, try UndoEngine(for: db, tableNames: ["items"]))
+        }
+        let rename = { (db: DatabaseQueue, id: Int, name: String) in
+            try undoable("Rename \(id)") {
+                try db.write {
+                    try $0.execute(
+                        "UPDATE items SET name = ? WHERE id = ?",
+                        [.text(name), .integer(Int64(id))])
+                }
+            }
+        }
+        do {
+            let (db, engine) = try open()
+            try rename(db, 1, "X")
+            try rename(db, 2, "Y")
+            try engine.defaultStack.undo()
+            try engine.defaultStack.undo()
+            try engine.defaultStack.redo()
+        }
+        let flips = { (db: DatabaseQueue) in
+            try db.read {
+                try $0.fetchAll(
+                    Row.self,
+                    """
+                    SELECT name, flipOrder FROM sqliteundo_barriers
+                    WHERE flippedAt IS NOT NULL ORDER BY flipOrder
+                    """
+                ).map(\.values)
+            }
+        }
+        do {
+            let old = try DatabaseQueue(path: path)
+            #expect(try flips(old) == [["Rename 2", 1], ["Rename 1", 3]])
+            try old.write {
+                try $0.execute(
+                    """
+                    DELETE FROM sqliteundo_migrations WHERE name = 'sqliteundo-5-flip-order';
+                    DROP INDEX sqliteundo_barriers_flips;
+                    DROP INDEX sqliteundo_barriers_flippedAt;
+                    ALTER TABLE sqliteundo_barriers DROP COLUMN flipOrder;
+                    """)
+            }
+        }
+        let (db, engine) = try open()
+        #expect(try flips(db) == [["Rename 1", 1], ["Rename 2", 2]])
+        try engine.defaultStack.undo()
+        #expect(try flips(db) == [["Rename 2", 2], ["Rename 1", 3]])
+        let names = try db.read { try $0.fetchAll(String.self, "SELECT name FROM items") }
+        #expect(names == ["x", "y"])
     }
 }
