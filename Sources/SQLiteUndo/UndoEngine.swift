@@ -286,6 +286,7 @@ public final class UndoEngine: Sendable {
         -> [UndoConflict]
     {
         let tables = trackedTables.withLock { $0 }
+        let replayed = try UndoLogSchema.action(of: barrier, db)
         return try conflicts.map { conflict in
             guard let table = tables.values.first(where: { $0.name == conflict.table }) else {
                 return conflict
@@ -297,12 +298,12 @@ public final class UndoEngine: Sendable {
                 // The action being replayed left it: a value it cannot take back (a reference
                 // or a key in the way) is nobody else's.
                 attributed.keptFrom = writer.flatMap {
-                    $0.value == (conflict.kept ?? .null) && $0.barrier != barrier ? $0.stackID : nil
+                    $0.value == (conflict.kept ?? .null) && !replayed.contains($0.barrier)
+                        ? $0.stackID : nil
                 }
             } else {
                 attributed.keptFrom = try UndoLogSchema.latestStack(
-                    where: "1", [.integer(table.id), .integer(conflict.rowid), .integer(barrier)],
-                    db)
+                    touching: table.id, rowid: conflict.rowid, except: replayed, db)
             }
             return attributed
         }

@@ -15,7 +15,7 @@ extension UndoLogSchema {
             """
             SELECT id, list, name, coalescingKey, position, closedAt, inverted
             FROM \(barriers)
-            WHERE stackId = ? ORDER BY list, position
+            WHERE stackId = ? AND supersededBy IS NULL ORDER BY list, position
             """, [.text(stackID)])
         for row in rows {
             let entry = StackEntry(
@@ -37,7 +37,9 @@ extension UndoLogSchema {
 
     /// Ids of every stack that has history in the file.
     static func stackIDs(_ db: Database) throws -> [String] {
-        try db.fetchAll(String.self, "SELECT DISTINCT stackId FROM \(barriers) ORDER BY 1")
+        try db.fetchAll(
+            String.self,
+            "SELECT DISTINCT stackId FROM \(barriers) WHERE supersededBy IS NULL ORDER BY 1")
     }
 
     /// Files `entry` on a stack's list, its span starting at `logStart` and ending at the log's
@@ -79,12 +81,46 @@ extension UndoLogSchema {
             ])
     }
 
-    /// Deletes these entries and their log rows, each read by its span.
+    /// Deletes these entries and their log rows, each read by its span, and the entries they
+    /// superseded, theirs, and so on.
     static func deleteEntries(_ ids: [Int64], _ db: Database) throws {
-        for id in ids {
-            try db.execute("DELETE FROM \(log) WHERE \(filedRows())", [.integer(id)])
-            try db.execute("DELETE FROM \(barriers) WHERE id = ?", [.integer(id)])
+        var ids = ids
+        while !ids.isEmpty {
+            for id in ids {
+                try db.execute("DELETE FROM \(log) WHERE \(filedRows())", [.integer(id)])
+                try db.execute("DELETE FROM \(barriers) WHERE id = ?", [.integer(id)])
+            }
+            ids = try superseded(by: ids, db)
         }
+    }
+
+    /// The entries these entries superseded (directly).
+    static func superseded(by ids: [Int64], _ db: Database) throws -> [Int64] {
+        try db.fetchAll(
+            Int64.self,
+            "SELECT id FROM \(barriers) WHERE supersededBy IN (SELECT value FROM json_each(?))",
+            [.text(ids.jsonArray)])
+    }
+
+    /// Takes an entry off its list for the entry that takes its place (a replay that restored
+    /// only part of it filed its inverse), keeping its log rows (see `lastWriter`).
+    static func supersede(_ id: Int64, by successor: Int64, _ db: Database) throws {
+        try db.execute(
+            "UPDATE \(barriers) SET supersededBy = ?2 WHERE id = ?1",
+            [.integer(id), .integer(successor)])
+    }
+
+    /// An entry and every entry it superseded, directly or not: one action of its stack.
+    static func action(of id: Int64, _ db: Database) throws -> Set<Int64> {
+        Set(
+            try db.fetchAll(
+                Int64.self,
+                """
+                WITH RECURSIVE action(id) AS (
+                    SELECT ?1
+                    UNION SELECT b.id FROM \(barriers) b JOIN action ON b.supersededBy = action.id)
+                SELECT id FROM action
+                """, [.integer(id)]))
     }
 
     /// Deletes the entries whose log now nets to no change (after a migration took a dropped
@@ -230,20 +266,20 @@ extension UndoLogSchema {
         return (try row.decode(at: 0), row[1])
     }
 
-    /// The stack of the latest registered barrier other than `?3` whose log row of table `?1`
-    /// and row `?2` matches `condition` (SQL on the log row `l` and its entry `b`).
+    /// The stack of the latest barrier not in `except` whose log touched the row `rowid` of
+    /// `table`.
     static func latestStack(
-        where condition: String, _ arguments: [SQLiteValue], _ db: Database
+        touching table: Int64, rowid: Int64, except: Set<Int64>, _ db: Database
     ) throws -> String? {
         try db.fetchOne(
             String.self,
             """
             SELECT b.stackId FROM \(log) l
             JOIN \(barriers) b ON b.id = l.barrier
-            WHERE l.tableId = ?1 AND ?2 IN (l.oldRowid, l.newRowid) AND l.barrier != ?3
-                AND \(condition)
+            WHERE l.tableId = ?1 AND ?2 IN (l.oldRowid, l.newRowid)
+                AND l.barrier NOT IN (SELECT value FROM json_each(?3))
             ORDER BY l.seq DESC LIMIT 1
-            """, arguments)
+            """, [.integer(table), .integer(rowid), .text(except.jsonArray)])
     }
 
     /// Whether someone other than the barrier `top` changed, after it, a row that both `top` and

@@ -14,9 +14,11 @@ import SQLiteDatabase
 ///   name, coalescing key, closing time, whether its log reads inverted (an undo that
 ///   restored everything exactly turns the barrier into its own redo by flipping this flag,
 ///   instead of recording the replay), when it was last flipped (`flippedAt`, a point between
-///   two `seq`s, and `flipOrder`, a count of the file's flips: indexed, the only indexes), and
+///   two `seq`s, and `flipOrder`, a count of the file's flips: indexed), and
 ///   its span: `firstSeq...lastSeq` holds every log row of the barrier (rows of other barriers
-///   written meanwhile may lie between them).
+///   written meanwhile may lie between them). An entry whose replay kept some of its changes is
+///   superseded by the replay's inverse (`supersededBy`): on no list, its log kept for
+///   `lastWriter` until the entry that took its place goes.
 ///
 /// Why a span and not an index on `barrier`: the index costs a second b-tree insert for every
 /// captured row (a fifth of a bulk capture) and a lookup per row when reading; a span reads the
@@ -54,6 +56,7 @@ enum UndoLogSchema {
         migrator.registerMigration("sqliteundo-3-spans", replaceBarrierIndexBySpans)
         migrator.registerMigration("sqliteundo-4-flips", addFlippedAt)
         migrator.registerMigration("sqliteundo-5-flip-order", addFlipOrder)
+        migrator.registerMigration("sqliteundo-6-superseded", addSupersededBy)
         return migrator
     }
 
@@ -122,6 +125,19 @@ enum UndoLogSchema {
             CREATE INDEX \(barriers)_flips ON \(barriers)(flipOrder) WHERE flipOrder IS NOT NULL;
             CREATE INDEX \(barriers)_flippedAt ON \(barriers)(flippedAt)
                 WHERE flippedAt IS NOT NULL;
+            """)
+    }
+
+    /// The entry that took an entry's place on its stack when a replay kept some of its changes
+    /// (the replay's inverse): the superseded entry is on no list, but its log rows stay, as
+    /// long as the entry that took its place, to tell who wrote a value the replay kept.
+    private static func addSupersededBy(_ db: Database) throws {
+        guard try !barrierColumns(db).contains("supersededBy") else { return }
+        try db.execute(
+            """
+            ALTER TABLE \(barriers) ADD COLUMN supersededBy INTEGER;
+            CREATE INDEX \(barriers)_superseded ON \(barriers)(supersededBy)
+                WHERE supersededBy IS NOT NULL;
             """)
     }
 

@@ -47,8 +47,8 @@ struct Article: Table {
 
     /// The log and the barriers have no index to keep up at every captured row or filed
     /// barrier: a barrier's rows are read by its span of `seq`, a range of the log's rowid, and
-    /// its entry by its id. Only the entries an exact replay flipped are indexed (partial
-    /// indexes, written at a flip).
+    /// its entry by its id. Only entries an exact replay flipped, or a replay's inverse
+    /// superseded, are indexed (partial indexes, written then).
     @Test func logTablesArePrefixedAndReadBySpan() throws {
         let fixture = try Fixture()
         let names = try fixture.db.read {
@@ -59,7 +59,8 @@ struct Article: Table {
         #expect(
             names == [
                 "sqliteundo_barriers", "sqliteundo_barriers_flippedAt",
-                "sqliteundo_barriers_flips", "sqliteundo_columns", "sqliteundo_log",
+                "sqliteundo_barriers_flips", "sqliteundo_barriers_superseded", "sqliteundo_columns",
+                "sqliteundo_log",
                 "sqliteundo_migrations", "sqliteundo_tables",
             ])
         let plan = try fixture.db.read {

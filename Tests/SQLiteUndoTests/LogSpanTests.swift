@@ -118,14 +118,18 @@ import Testing
                 String.self,
                 "SELECT name FROM sqlite_schema WHERE type = 'index' AND name LIKE 'sqliteundo%'")
         }
-        #expect(indexes.sorted() == ["sqliteundo_barriers_flippedAt", "sqliteundo_barriers_flips"])
+        #expect(
+            indexes.sorted() == [
+                "sqliteundo_barriers_flippedAt", "sqliteundo_barriers_flips",
+                "sqliteundo_barriers_superseded",
+            ])
         let migrations = try db.read {
             try Migrator.appliedMigrations($0, recordTable: "sqliteundo_migrations")
         }
         #expect(
             migrations == [
                 "sqliteundo-1-tables", "sqliteundo-2-inverted", "sqliteundo-3-spans",
-                "sqliteundo-4-flips", "sqliteundo-5-flip-order",
+                "sqliteundo-4-flips", "sqliteundo-5-flip-order", "sqliteundo-6-superseded",
             ])
         let names = { try db.read { try $0.fetchAll(String.self, "SELECT name FROM items") } }
         let a = try engine.stack(id: "a")

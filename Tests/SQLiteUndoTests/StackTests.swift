@@ -45,7 +45,8 @@ final class EventLog: Sendable {
         try insert("A")
         try insert("B")
         try stack.undo()
-        #expect(try fixture.logCount() == 2)  // A's insert, B's redo (a delete)
+        // A's insert, B's insert (kept with its redo) and B's redo (a delete)
+        #expect(try fixture.logCount() == 3)
         try insert("C")
         #expect(try fixture.logCount() == 2)  // A and C
     }
