@@ -256,7 +256,8 @@ final class FuzzSession {
                     try db.fetchAll(
                         String.self,
                         """
-                        SELECT name FROM sqliteundo_barriers WHERE stackId = ? AND list = ?
+                        SELECT name FROM sqliteundo_barriers
+                        WHERE stackId = ? AND list = ? AND supersededBy IS NULL
                         ORDER BY position DESC
                         """, [.text(id), .integer(Int64(list))])
                 }
