@@ -51,9 +51,12 @@ extension NotesApp {
                 perform("Delete Author") { db in
                     try Notebook.deleteAuthor(db, id: pending.author.id)
                 }
+                // The selected article may be one of the author's: gone by this pane's action.
+                focusedPane.selectWhatTakesItsPlace()
                 overlay = nil
                 message =
-                    "Deleted \(pending.author.name) and \(pending.articles) articles (Ctrl-Z brings them back)"
+                    "Deleted \(pending.author.name) and \(counted(pending.articles, "article")) "
+                    + "(Ctrl-Z brings them back)"
             }
             return
         }

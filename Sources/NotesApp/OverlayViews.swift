@@ -62,7 +62,8 @@ enum AuthorPickerView {
         canvas.put(
             " Author: " + picker.filter, at: box.origin, style: Theme.overlay, maxWidth: width)
         if let pending = picker.confirmingDeletion {
-            let question = " Delete \(pending.author.name) and \(pending.articles) articles? y/n"
+            let question =
+                " Delete \(pending.author.name) and \(counted(pending.articles, "article"))? y/n"
             canvas.put(
                 question, at: Point(x: box.x, y: box.y + 2), style: Theme.overlay, maxWidth: width)
             return

@@ -150,6 +150,17 @@ import Testing
         #expect(try fixture.titles() == ["Article 1", "Article 2", "Article 3", "Article 4"])
     }
 
+    /// One article, in the singular; and the selected article, gone by this pane's own action,
+    /// is not announced as "deleted elsewhere" over the pane's message.
+    @Test func deletingAnAuthorOfOneArticleSaysOneArticle() throws {
+        let fixture = try AppFixture(articles: 1)
+        fixture.press(.character("a"), .delete)
+        #expect(fixture.screen.contains("Delete Alice and 1 article? y/n"))
+        fixture.press(.character("y"))
+        #expect(fixture.screen.contains("│ Deleted Alice and 1 article (Ct"))
+        #expect(!fixture.screen.contains("deleted elsewhere"))
+    }
+
     @Test func panesOpenAndCloseAndKeepTheirStacks() throws {
         let fixture = try AppFixture()
         fixture.press(.control("t"))

@@ -6,7 +6,7 @@ import Testing
 /// Random operations on four stacks over an app-like schema (`ModelSchema`), checked against
 /// `ReferenceModel` after every step (`ModelRun+Checks`).
 ///
-/// `UNDO_MODEL_OPERATIONS` sets the number of operations (default 30,000: about four minutes in
+/// `UNDO_MODEL_OPERATIONS` sets the number of operations (default 30,000: about three minutes in
 /// a debug build, most of it past 10,000, once the stacks hold 1,000 steps each) and
 /// `UNDO_MODEL_SEED` the seed (default `defaultSeed`, so that every run of the suite is the
 /// same; printed on failure); `UNDO_MODEL_TRACE=1` prints each step, and
