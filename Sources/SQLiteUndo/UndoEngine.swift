@@ -280,8 +280,8 @@ public final class UndoEngine: Sendable {
     /// wrote that row and column, when it left exactly the value kept; nil when it left another
     /// value (a later write outside any barrier made the kept one) or no recorded action wrote it
     /// (see `UndoLogSchema.lastWriter`). A whole row kept is the work of the last barrier that
-    /// touched it. Runs only when there are conflicts; it reads the table's log without an index,
-    /// which is bounded by the stacks' levels.
+    /// touched it. Runs only when there are conflicts; it reads the table's log from its end back
+    /// to the writer (the whole log, bounded by the stacks' levels, only when none is found).
     func attribute(_ conflicts: [UndoConflict], replaying barrier: Int64, _ db: Database) throws
         -> [UndoConflict]
     {

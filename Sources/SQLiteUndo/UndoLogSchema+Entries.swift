@@ -95,16 +95,21 @@ extension UndoLogSchema {
     }
 
     /// The entries these entries superseded (directly).
-    static func superseded(by ids: [Int64], _ db: Database) throws -> [Int64] {
+    private static func superseded(by ids: [Int64], _ db: Database) throws -> [Int64] {
         try db.fetchAll(
             Int64.self,
             "SELECT id FROM \(barriers) WHERE supersededBy IN (SELECT value FROM json_each(?))",
             [.text(ids.jsonArray)])
     }
 
-    /// Takes an entry off its list for the entry that takes its place (a replay that restored
-    /// only part of it filed its inverse), keeping its log rows (see `lastWriter`).
-    static func supersede(_ id: Int64, by successor: Int64, _ db: Database) throws {
+    /// Takes an entry off its list for the entry that takes its place (the inverse of a replay
+    /// that was not exact), keeping its log rows to tell who wrote what (see `lastWriter`). The
+    /// entries it superseded stay too only when this replay `keptChanges` (a conflict): the log
+    /// grows with conflicts, not with replays.
+    static func supersede(
+        _ id: Int64, by successor: Int64, keptChanges: Bool, _ db: Database
+    ) throws {
+        if !keptChanges { try deleteEntries(try superseded(by: [id], db), db) }
         try db.execute(
             "UPDATE \(barriers) SET supersededBy = ?2 WHERE id = ?1",
             [.integer(id), .integer(successor)])

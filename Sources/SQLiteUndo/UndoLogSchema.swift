@@ -16,7 +16,7 @@ import SQLiteDatabase
 ///   instead of recording the replay), when it was last flipped (`flippedAt`, a point between
 ///   two `seq`s, and `flipOrder`, a count of the file's flips: indexed), and
 ///   its span: `firstSeq...lastSeq` holds every log row of the barrier (rows of other barriers
-///   written meanwhile may lie between them). An entry whose replay kept some of its changes is
+///   written meanwhile may lie between them). An entry replayed row by row (not flipped) is
 ///   superseded by the replay's inverse (`supersededBy`): on no list, its log kept for
 ///   `lastWriter` until the entry that took its place goes.
 ///
@@ -128,8 +128,8 @@ enum UndoLogSchema {
             """)
     }
 
-    /// The entry that took an entry's place on its stack when a replay kept some of its changes
-    /// (the replay's inverse): the superseded entry is on no list, but its log rows stay, as
+    /// The entry that took an entry's place on its stack when a replay was not exact (the
+    /// replay's inverse): the superseded entry is on no list, but its log rows stay, as
     /// long as the entry that took its place, to tell who wrote a value the replay kept.
     private static func addSupersededBy(_ db: Database) throws {
         guard try !barrierColumns(db).contains("supersededBy") else { return }

@@ -135,17 +135,12 @@ public final class UndoStack: Sendable {
                     // Restored exactly: the barrier, read the other way, is its own inverse.
                     added = try move(top, to: target, db)
                 } else {
-                    // The inverse takes the entry's place, and the entry's log stays with it, to
-                    // tell who wrote what (`lastWriter`). The entries the entry superseded stay
-                    // only when this replay kept some of its changes: the log grows with
-                    // conflicts, not with replays. An inverse that restored nothing is not filed.
+                    // The inverse takes the entry's place (`UndoLogSchema.supersede`). An inverse
+                    // that restored nothing is not filed.
                     added = try insertEntry(inverse, list: target, db)
                     if let added {
-                        if conflicts.isEmpty {
-                            try UndoLogSchema.deleteEntries(
-                                try UndoLogSchema.superseded(by: [top.id], db), db)
-                        }
-                        try UndoLogSchema.supersede(top.id, by: added.id, db)
+                        try UndoLogSchema.supersede(
+                            top.id, by: added.id, keptChanges: !conflicts.isEmpty, db)
                     } else {
                         try UndoLogSchema.deleteEntries([top.id], db)
                     }
