@@ -22,6 +22,8 @@ public struct ResultCode: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let corrupt = ResultCode(rawValue: SQLITE_CORRUPT)
     public static let cantOpen = ResultCode(rawValue: SQLITE_CANTOPEN)
     public static let constraint = ResultCode(rawValue: SQLITE_CONSTRAINT)
+    /// A foreign key constraint failed (`SQLITE_CONSTRAINT_FOREIGNKEY`, an extended code).
+    public static let foreignKeyConstraint = ResultCode(rawValue: SQLITE_CONSTRAINT | (3 << 8))
     public static let mismatch = ResultCode(rawValue: SQLITE_MISMATCH)
     public static let misuse = ResultCode(rawValue: SQLITE_MISUSE)
     public static let notADatabase = ResultCode(rawValue: SQLITE_NOTADB)
@@ -71,6 +73,7 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
     public static let readOnly = ResultCode.readOnly
     public static let corrupt = ResultCode.corrupt
     public static let constraint = ResultCode.constraint
+    public static let foreignKeyConstraint = ResultCode.foreignKeyConstraint
     public static let misuse = ResultCode.misuse
     public static let notADatabase = ResultCode.notADatabase
 }

@@ -4,7 +4,8 @@
 /// Bounded because SQL is often built (a replay names log rows and columns in its text): an
 /// unbounded cache grows with every distinct statement a long-running app ever ran, and SQLite
 /// walks every prepared statement of the connection whenever a pragma or a schema change
-/// expires them (`PRAGMA defer_foreign_keys` at every undo).
+/// expires them (`PRAGMA defer_foreign_keys`, set by an undo that inserts or deletes rows that
+/// others reference).
 struct StatementCache {
     let capacity: Int
     private var entries: [String: (statement: Statement, lastUse: UInt64)] = [:]

@@ -26,6 +26,10 @@ struct BarrierReplay {
     let db: Database
     let tables: [Int64: TrackedTable]
     let foreignKeys: ForeignKeys
+    /// Whether SQLite checks foreign keys at the commit; when not, a check that fails midway is
+    /// rethrown (the engine replays again with them deferred) instead of read as a strategy
+    /// that does not apply.
+    let foreignKeysDeferred: Bool
     /// The strategies to try; the row-by-row one is tried last whether listed or not.
     let strategies: [ReplayStrategy]
     let rowsWorthSuspendingCapture: Int
@@ -126,6 +130,7 @@ struct BarrierReplay {
                 return true
             }
         } catch let error as SQLiteError where error.code.primary == .constraint {
+            if error.code == .foreignKeyConstraint && !foreignKeysDeferred { throw error }
             return false
         } catch is ReferencesBroken {
             return false

@@ -153,6 +153,21 @@ extension UndoLogSchema {
             [.integer(start), .integer(barrier)])
     }
 
+    /// Whether a filed barrier's log inserts, deletes or moves (changes the key of) a row of one
+    /// of the tables `ids`; read either way, it does the same.
+    static func insertsDeletesOrMoves(
+        barrier: Int64, ofTables ids: [Int64], _ db: Database
+    ) throws -> Bool {
+        guard !ids.isEmpty else { return false }
+        return try db.fetchOne(
+            Int.self,
+            """
+            SELECT EXISTS (SELECT 1 FROM \(log) WHERE \(filedRows())
+                AND (kind != ?2 OR oldRowid IS NOT newRowid)
+                AND tableId IN (SELECT value FROM json_each(?3)))
+            """, [.integer(barrier), .integer(Kind.update.rawValue), .text(ids.jsonArray)]) == 1
+    }
+
     /// The last recorded write of one column of one row, as it was left: the stack whose action
     /// wrote it and the value it left there.
     struct Writer: Equatable {

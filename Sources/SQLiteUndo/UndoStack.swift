@@ -121,12 +121,8 @@ public final class UndoStack: Sendable {
                 // barrier (merged into this entry) or replayed this entry already.
                 guard let top = top(of: list) else { return nil }
                 replayed = top
-                let inverse = Barrier(name: top.name, recordsAtCommit: false)
-                if engine.defersForeignKeys { try db.execute("PRAGMA defer_foreign_keys = ON") }
-                let reverted = try UndoContext.$isReplaying.withValue(true) {
-                    try engine.revert(
-                        barrier: top.id, inverted: top.inverted, inverse: inverse, db)
-                }
+                let (inverse, reverted) = try engine.revert(
+                    barrier: top.id, inverted: top.inverted, named: top.name, db)
                 let conflicts = reverted.conflicts
                 let attributed =
                     conflicts.isEmpty ? [] : try engine.attribute(conflicts, replaying: top.id, db)

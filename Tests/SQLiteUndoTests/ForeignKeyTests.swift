@@ -131,4 +131,32 @@ import Testing
         #expect(try fixture.rows() == [[1, "first", nil, 0], [2, "second", nil, 0]])
         #expect(try fixture.rows("parts") == [[1, 1, "bolt"]])
     }
+    /// An action of updates only, which SQLite checked statement by statement when it ran, and
+    /// whose undo breaks a reference midway in one order of its statements or the other: a
+    /// replay of updates runs with immediate checks (deferring them makes SQLite prepare every
+    /// statement again), and again deferred when one failed. Both orders undo and redo exactly.
+    @Test(arguments: [
+        // The part moves to item 2, then item 1 takes a new key: the undo must give item 1 its
+        // key back before the part points at it.
+        "UPDATE parts SET itemId = 2; UPDATE items SET id = 3 WHERE id = 1",
+        // Item 2 takes a new key, then the part points at it: the undo must move the part back
+        // before item 3 gives up its key.
+        "UPDATE items SET id = 3 WHERE id = 2; UPDATE parts SET itemId = 3",
+    ])
+    func undoOfUpdatesThatBreakAReferenceMidwayIsExact(statements: String) throws {
+        let before = try fixture.rows()
+        try edit(paneA, "Move", statements)
+        let after = try fixture.rows()
+        let afterParts = try fixture.rows("parts")
+        let undone = try paneA.undo()
+        #expect(undone?.conflicts == [])
+        #expect(try fixture.rows() == before)
+        #expect(try fixture.rows("parts") == [[1, 1, "bolt"]])
+        let redone = try paneA.redo()
+        #expect(redone?.conflicts == [])
+        #expect(try fixture.rows() == after)
+        #expect(try fixture.rows("parts") == afterParts)
+        #expect(
+            try fixture.db.read { try $0.fetchAll(Row.self, "PRAGMA foreign_key_check") }.isEmpty)
+    }
 }
