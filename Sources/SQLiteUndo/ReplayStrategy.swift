@@ -82,13 +82,13 @@ struct BarrierReplay {
         let changes = try UndoLogSchema.netChanges(
             ofRows: UndoLogSchema.filedRows(), [.integer(id)], inverted: inverted, db)
         var keeping: Set<KeptColumn> = []
-        var mayPark = true
+        var unparkable: Set<RowKey> = []
         while true {
             do {
                 return try db.savepoint {
                     var replayer = Replayer(
                         db: db, tables: tables, foreignKeys: foreignKeys, keeping: keeping)
-                    replayer.mayPark = mayPark
+                    replayer.unparkable = unparkable
                     let changedBefore = changedRowCount()
                     try replayer.revertAll(changes)
                     if changedRowCount() - changedBefore != replayer.writes,
@@ -106,8 +106,8 @@ struct BarrierReplay {
                 }
             } catch let broken as ReferencesBroken where !broken.columns.isSubset(of: keeping) {
                 keeping.formUnion(broken.columns)
-            } catch is Replayer.ParkedRowStuck where mayPark {
-                mayPark = false
+            } catch let stuck as Replayer.ParkedRowStuck where !unparkable.contains(stuck.row) {
+                unparkable.insert(stuck.row)
             }
         }
     }

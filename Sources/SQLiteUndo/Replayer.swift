@@ -33,8 +33,8 @@ struct Replayer {
     /// The highest rowid each table's changes put a row back at: a parked row goes above it, so
     /// that it never sits where a row of the replay (or itself) has to go.
     private var highestTargets: [Int64: Int64] = [:]
-    /// Whether a row in the way may be parked (off when parking led nowhere, see `ParkedRowStuck`).
-    var mayPark = true
+    /// Rows not to park: parking them led nowhere (see `ParkedRowStuck`).
+    var unparkable: Set<RowKey> = []
     /// Rows moved out of the way of a unique value or a rowid another row of the replay needs
     /// first: where each is now, by where it was when the replay began.
     private var parked: [RowKey: Int64] = [:]
@@ -59,8 +59,11 @@ struct Replayer {
     private struct RowidTaken: Error {}
 
     /// A parked row could not go back where the replay meant it to (what was in its way stayed):
-    /// the replay is rolled back and done again without parking.
-    struct ParkedRowStuck: Error {}
+    /// the replay is rolled back and done again without parking that row (others still may be:
+    /// a rotation of unique values beside a key change that cannot be undone).
+    struct ParkedRowStuck: Error {
+        let row: RowKey
+    }
 
     /// Reverts the changes in the given order. A change that breaks a unique constraint only
     /// because another change is not reverted yet (two rows swapping a unique value or their
@@ -249,7 +252,7 @@ struct Replayer {
             if moved && !(aliasSlot(of: table).map(restored.contains) ?? false)
                 || !parkedKeys.isSubset(of: restored)
             {
-                throw ParkedRowStuck()
+                throw ParkedRowStuck(row: RowKey(tableId: table.id, rowid: rowid))
             }
         }
         guard !assignments.isEmpty else { return }
@@ -281,11 +284,11 @@ struct Replayer {
     /// change moves it, and with its unique columns that the change restores set to a value no
     /// other row has. Returns false when the change has nothing to park or was parked already.
     private mutating func park(_ change: NetChange) throws -> Bool {
-        guard mayPark, change.kind == .update, let table = tables[change.tableId],
+        guard change.kind == .update, let table = tables[change.tableId],
             let rowid = change.currentRowid
         else { return false }
         let key = RowKey(tableId: table.id, rowid: rowid)
-        guard parked[key] == nil else { return false }
+        guard parked[key] == nil, !unparkable.contains(key) else { return false }
         let unique = uniqueColumns(of: table)
         // Only what the change will restore: a column someone else changed since stays as it is.
         let current = try before(rowid, of: table) ?? [:]

@@ -43,6 +43,7 @@ extension ModelRun {
         let expected = modelSnapshot()
         for table in ModelSchema.trackedTables where actual[table] != expected[table] {
             return "\(table) \(Self.difference(actual[table] ?? [], expected[table] ?? []))"
+                + (issue.map { "; and \($0)" } ?? "")
         }
         if let issue { return issue }
         do {

@@ -104,6 +104,47 @@ import Testing
             """)
     }
 
+    /// A row whose key change cannot be undone (another stack swapped keys with it since) does
+    /// not stop the rest of the action: the rows swapping unique values beside it are still
+    /// parked and restored, and the key change is kept as a conflict.
+    @Test func aSwapOfUniqueValuesUndoesBesideAKeyChangeThatCannot() throws {
+        try change(
+            """
+            INSERT INTO slots VALUES (4, 'w', 'four');
+            UPDATE slots SET id = 10 WHERE id = 3;
+            UPDATE slots SET id = 3 WHERE id = 4;
+            UPDATE slots SET id = 4 WHERE id = 10;
+            UPDATE slots SET code = 'tmp' WHERE id = 1;
+            UPDATE slots SET code = 'x' WHERE id = 2;
+            UPDATE slots SET code = 'y' WHERE id = 1;
+            """)
+        let other = try fixture.engine.stack(id: "other")
+        try withUndoStack(other) {
+            try undoable("Swap") {
+                try fixture.execute(
+                    """
+                    INSERT INTO slots VALUES (5, 'v', 'five');
+                    UPDATE slots SET id = 10 WHERE id = 3;
+                    UPDATE slots SET id = 3 WHERE id = 5;
+                    UPDATE slots SET id = 5 WHERE id = 10;
+                    """)
+            }
+        }
+        let event = try fixture.engine.defaultStack.undo()
+        // The new row stays where the other stack put it, and the row it swapped with stays out
+        // of its old key, which the other stack's row holds; the codes are swapped back.
+        #expect(
+            event?.conflicts == [
+                UndoConflict(table: "slots", rowid: 3, column: nil, kept: nil, keptFrom: "other"),
+                UndoConflict(table: "slots", rowid: 4, column: "id", kept: 4, keptFrom: nil),
+            ])
+        #expect(
+            try fixture.rows("slots") == [
+                [1, "x", "one"], [2, "y", "two"], [3, "v", "five"], [4, "z", "three"],
+                [5, "w", "four"],
+            ])
+    }
+
     @Test func aKeySwapUndoesWhenSomeoneElseChangedTheUniqueValueSince() throws {
         try change(
             """
