@@ -12,14 +12,15 @@ enum ColumnSlots {
     static let limit = 62
 
     /// The slots of `columns` (the table's columns now, in order), recording renames found
-    /// against `previous` (the columns the engine knew), forgetting dropped columns and giving
-    /// new columns slots.
+    /// against `previous` (the columns this engine knew; when it knew none, the columns the file
+    /// records, so that a rename made while no engine ran is recognised too), forgetting dropped
+    /// columns and giving new columns slots; records the columns' places and types.
     /// - Throws: `UndoError.tooManyColumns` when a new column finds no free slot.
     static func assign(
         table: String, id: Int64, columns: [ColumnRenames.Described],
         previous: [ColumnRenames.Described]?, _ db: Database
     ) throws -> [Int] {
-        if let previous {
+        if let previous = try previous ?? recorded(ofTable: id, db) {
             for (new, old) in ColumnRenames.detect(before: previous, after: columns) {
                 try db.execute(
                     "UPDATE \(UndoLogSchema.columns) SET name = ?3 WHERE tableId = ?1 AND name = ?2",
@@ -61,7 +62,36 @@ enum ColumnSlots {
             taken.insert(slot)
             slots.append(slot)
         }
+        for (position, column) in columns.enumerated() {
+            try db.execute(
+                """
+                UPDATE \(UndoLogSchema.columns) SET position = ?3, declaredType = ?4
+                WHERE tableId = ?1 AND name = ?2
+                """,
+                [
+                    .integer(id), .text(column.name), .integer(Int64(position)),
+                    .text(column.declaredType),
+                ])
+        }
         return slots
+    }
+
+    /// The table's columns as the file records them, in order, or nil when it does not record
+    /// them all (a file from before the log kept columns' places, or a table never tracked).
+    private static func recorded(ofTable id: Int64, _ db: Database) throws
+        -> [ColumnRenames.Described]?
+    {
+        let rows = try db.fetchAll(
+            Row.self,
+            """
+            SELECT name, declaredType FROM \(UndoLogSchema.columns) WHERE tableId = ?
+            ORDER BY position
+            """, [.integer(id)])
+        guard !rows.isEmpty, try rows.allSatisfy({ try $0.decode(at: 1, as: String?.self) != nil })
+        else { return nil }
+        return try rows.map {
+            ColumnRenames.Described(name: try $0.decode(at: 0), declaredType: try $0.decode(at: 1))
+        }
     }
 
     /// Takes a dropped column's slot out of the table's log and records: once per drop, it reads

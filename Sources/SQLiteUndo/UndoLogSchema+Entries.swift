@@ -82,16 +82,48 @@ extension UndoLogSchema {
     }
 
     /// Deletes these entries and their log rows, each read by its span, and the entries they
-    /// superseded, theirs, and so on.
+    /// superseded, theirs, and so on; their key changes are retired (`retireMoves`).
     static func deleteEntries(_ ids: [Int64], _ db: Database) throws {
         var ids = ids
+        var retired = false
         while !ids.isEmpty {
             for id in ids {
+                retired = try retireMoves(of: id, db) || retired
                 try db.execute("DELETE FROM \(log) WHERE \(filedRows())", [.integer(id)])
                 try db.execute("DELETE FROM \(barriers) WHERE id = ?", [.integer(id)])
             }
             ids = try superseded(by: ids, db)
         }
+        if retired { try pruneRetiredMoves(db) }
+    }
+
+    /// Keeps the key changes of an entry leaving history in `retiredMoves`, as they took effect
+    /// (read the way the entry reads, at its flip if an exact replay flipped it): an older
+    /// action's writes to a row it moved are found through them (`lastWriter`). Returns whether
+    /// it had any.
+    private static func retireMoves(of id: Int64, _ db: Database) throws -> Bool {
+        try db.execute(
+            """
+            INSERT INTO \(retiredMoves)(tableId, oldRowid, newRowid, tookEffect, flipOrder, sub)
+            SELECT l.tableId,
+                CASE WHEN b.inverted THEN l.newRowid ELSE l.oldRowid END,
+                CASE WHEN b.inverted THEN l.oldRowid ELSE l.newRowid END,
+                coalesce(b.flippedAt, l.seq), b.flipOrder,
+                CASE WHEN b.inverted THEN -l.seq ELSE l.seq END
+            FROM \(barriers) b CROSS JOIN \(log) l
+            WHERE b.id = ?1 AND \(filedRows("l")) AND l.oldRowid != l.newRowid
+            """, [.integer(id)])
+        return db.changesCount > 0
+    }
+
+    /// Forgets the retired key changes that took effect before every entry still in history:
+    /// no writer is looked for past them.
+    private static func pruneRetiredMoves(_ db: Database) throws {
+        try db.execute(
+            """
+            DELETE FROM \(retiredMoves) WHERE tookEffect
+                < coalesce((SELECT min(coalesce(flippedAt, firstSeq)) FROM \(barriers)), 9e18)
+            """)
     }
 
     /// The entries these entries superseded (directly).
@@ -103,16 +135,28 @@ extension UndoLogSchema {
     }
 
     /// Takes an entry off its list for the entry that takes its place (the inverse of a replay
-    /// that was not exact), keeping its log rows to tell who wrote what (see `lastWriter`). The
-    /// entries it superseded stay too only when this replay `keptChanges` (a conflict): the log
-    /// grows with conflicts, not with replays.
+    /// that was not exact), keeping its log rows to tell who wrote what (see `lastWriter`), and
+    /// whether this replay `keptChanges` (a conflict: some of the action's writes stay). The
+    /// entries it superseded stay too only when a replay of the action kept changes, this one
+    /// or an earlier one, since the values those kept are still the action's: the log grows
+    /// with replays only after a conflict.
     static func supersede(
         _ id: Int64, by successor: Int64, keptChanges: Bool, _ db: Database
     ) throws {
-        if !keptChanges { try deleteEntries(try superseded(by: [id], db), db) }
+        let predecessors = try superseded(by: [id], db)
+        if !keptChanges, !predecessors.isEmpty {
+            let below = try action(of: id, db).subtracting([id])
+            let carriesKeptChanges = try db.fetchOne(
+                Int.self,
+                """
+                SELECT EXISTS (SELECT 1 FROM \(barriers)
+                    WHERE id IN (SELECT value FROM json_each(?)) AND keptByReplay)
+                """, [.text(Array(below).jsonArray)])
+            if carriesKeptChanges == 0 { try deleteEntries(predecessors, db) }
+        }
         try db.execute(
-            "UPDATE \(barriers) SET supersededBy = ?2 WHERE id = ?1",
-            [.integer(id), .integer(successor)])
+            "UPDATE \(barriers) SET supersededBy = ?2, keptByReplay = ?3 WHERE id = ?1",
+            [.integer(id), .integer(successor), .integer(keptChanges ? 1 : 0)])
     }
 
     /// An entry and every entry it superseded, directly or not: one action of its stack.
@@ -178,7 +222,8 @@ extension UndoLogSchema {
 
     /// Who last wrote the column `slot` of the row now at `rowid`, by the log: its rows are read
     /// in the order they took effect (a row's `seq`, or, for an action an exact replay flipped,
-    /// the moment of the flip), newest first, following the row back through its key changes.
+    /// the moment of the flip), newest first, following the row back through its key changes
+    /// (those of actions that left history too, `retiredMoves`) up to a delete at its key.
     /// Read the way its entry reads now, an action left its new values, or, undone by a flip, its
     /// old ones. An action whose writes of the column net to nothing (a replay that set back what
     /// an application's trigger wrote, a count up and down) did not write it: the value is the
@@ -197,18 +242,21 @@ extension UndoLogSchema {
             let inverted: Bool = try row.decode(at: 6)
             let old: Int64? = try row.decode(at: inverted ? 1 : 0)
             let new: Int64? = try row.decode(at: inverted ? 0 : 1)
-            guard new == identity else { continue }
             let tookEffect: Double = try row.decode(at: 8)
+            // The row at that key then was deleted: the writes before are another row's (unless
+            // the action that deleted it put it back, an update passed by).
+            if new == nil, old == identity, tookEffect < passedFrom { return nil }
+            guard new == identity else { continue }
             if try row.decode(at: 2, as: Int64.self) & bit != 0, tookEffect < passedFrom {
                 let barrier: Int64 = try row.decode(at: 7)
                 let left = row[inverted ? 3 : 4]
                 let first = try firstWrite(
                     of: barrier, inverted: inverted, table: table, rowid: identity, slot: slot, db)
-                guard first?.found == left else {
+                guard let first, first.found == left else {
                     return Writer(barrier: barrier, stackID: try row.decode(at: 5), value: left)
                 }
                 // A flipped action's rows all took effect at once, at its flip.
-                passedFrom = inverted ? tookEffect : Double(first?.seq ?? 0)
+                passedFrom = inverted ? tookEffect : Double(first.seq)
             }
             if let old { identity = old }
         }
@@ -221,69 +269,81 @@ extension UndoLogSchema {
     /// effect: an undo's from its first row on). Two cursors merged, so that a reader who stops
     /// at a recent write reads only the log's end.
     private final class WritesNewestFirst {
-        private let unflipped: RowCursor
-        private let flipped: RowCursor
-        private var nextUnflipped: Row?
-        private var nextFlipped: Row?
+        private let cursors: [RowCursor]
+        private var heads: [Row?]
 
-        /// Columns: old and new rowid, mask, old and new value, stack, inverted, barrier, and
-        /// when the row took effect.
+        /// Columns: old and new rowid, mask, old and new value, stack, inverted, barrier, when
+        /// the row took effect, and the flip's order (nil when unflipped).
         init(table: Int64, slot: Int, _ db: Database) throws {
             let columns = """
                 l.oldRowid, l.newRowid, l.mask, l.o\(slot), l.n\(slot), b.stackId, b.inverted,
-                    b.id, coalesce(b.flippedAt, l.seq)
+                    b.id, coalesce(b.flippedAt, l.seq), b.flipOrder
                 """
             // The flipped entries' rows are read by span: `CROSS JOIN` and `+` keep SQLite from
             // indexing the whole log for one read.
             let touches = "l.tableId = ?1 AND (l.mask & ?2 != 0 OR l.oldRowid IS NOT l.newRowid)"
             let arguments: [SQLiteValue] = [.integer(table), .integer(Int64(1) << Int64(slot))]
-            unflipped = try db.fetchCursor(
+            let unflipped = try db.fetchCursor(
                 """
                 SELECT \(columns) FROM \(log) l JOIN \(barriers) b ON b.id = l.barrier
                 WHERE \(touches) AND b.flipOrder IS NULL
                 ORDER BY l.seq DESC
                 """, arguments)
-            flipped = try db.fetchCursor(
+            let flipped = try db.fetchCursor(
                 """
                 SELECT \(columns) FROM \(barriers) b INDEXED BY \(barriers)_flips
                 CROSS JOIN \(log) l ON l.seq BETWEEN b.firstSeq AND b.lastSeq AND +l.barrier = b.id
                 WHERE +\(touches) AND b.flipOrder IS NOT NULL
                 ORDER BY b.flipOrder DESC, CASE WHEN b.inverted THEN l.seq ELSE -l.seq END
                 """, arguments)
-            nextUnflipped = try unflipped.next()
-            nextFlipped = try flipped.next()
+            // Key changes only, already read the way they took effect, by nobody in history.
+            let retired = try db.fetchCursor(
+                """
+                SELECT oldRowid, newRowid, 0, NULL, NULL, '', 0, 0, tookEffect, flipOrder
+                FROM \(retiredMoves) WHERE tableId = ?1
+                ORDER BY tookEffect DESC, flipOrder DESC, sub DESC
+                """, [.integer(table)])
+            cursors = [unflipped, flipped, retired]
+            heads = try cursors.map { try $0.next() }
         }
 
+        /// The next row of the three, newest first: by when it took effect, then (flips with no
+        /// log row between them) by the flip's order.
         func next() throws -> Row? {
-            if let row = nextFlipped,
-                try nextUnflipped.map({ try tookEffect(row) > tookEffect($0) }) ?? true
-            {
-                nextFlipped = try flipped.next()
-                return row
+            var newest: (index: Int, order: (Double, Int64))?
+            for (index, head) in heads.enumerated() {
+                guard let head else { continue }
+                let order = (
+                    try head.decode(at: 8, as: Double.self),
+                    try head.decode(at: 9, as: Int64?.self) ?? 0
+                )
+                if newest.map({ order > $0.order }) ?? true { newest = (index, order) }
             }
-            guard let row = nextUnflipped else { return nil }
-            nextUnflipped = try unflipped.next()
+            guard let newest else { return nil }
+            let row = heads[newest.index]
+            heads[newest.index] = try cursors[newest.index].next()
             return row
         }
-
-        private func tookEffect(_ row: Row) throws -> Double { try row.decode(at: 8) }
     }
 
     /// The first write, read the way its entry reads now, of the column `slot` of the row
     /// `rowid` by `barrier`: its log row's `seq` and the value it found there.
     private static func firstWrite(
         of barrier: Int64, inverted: Bool, table: Int64, rowid: Int64, slot: Int, _ db: Database
-    ) throws -> (seq: Int64, found: SQLiteValue)? {
+    ) throws -> (seq: Int64, found: SQLiteValue?)? {
         let bit = Int64(1) << Int64(slot)
+        // An insert (read the way the entry reads) found no row, so no value.
         let row = try db.fetchOne(
             Row.self,
             """
-            SELECT seq, \(inverted ? "n" : "o")\(slot) FROM \(log)
+            SELECT seq, \(inverted ? "n" : "o")\(slot), \(inverted ? "newRowid" : "oldRowid") IS NULL
+            FROM \(log)
             WHERE \(filedRows()) AND tableId = ?2 AND mask & ?3 != 0 AND ?4 IN (oldRowid, newRowid)
             ORDER BY seq \(inverted ? "DESC" : "ASC") LIMIT 1
             """, [.integer(barrier), .integer(table), .integer(bit), .integer(rowid)])
         guard let row else { return nil }
-        return (try row.decode(at: 0), row[1])
+        let foundNoRow: Bool = try row.decode(at: 2)
+        return (try row.decode(at: 0), foundNoRow ? SQLiteValue?.none : row[1])
     }
 
     /// The stack of the latest barrier not in `except` whose log touched the row `rowid` of

@@ -3,13 +3,18 @@ import SQLiteDatabase
 /// The engine's tables, in the database file next to the data they record.
 ///
 /// - `sqliteundo_tables`: tracked tables, each with a stable number.
-/// - `sqliteundo_columns`: each tracked column's slot in the log, kept through renames; a
-///   dropped column's slot is taken out of the log and reused (see `ColumnSlots`).
+/// - `sqliteundo_columns`: each tracked column's slot in the log, kept through renames, with its
+///   place among the table's columns and its declared type (to recognise a rename made while
+///   no engine ran); a dropped column's slot is taken out of the log and reused (see
+///   `ColumnSlots`).
 /// - `sqliteundo_log`: one row per captured row change, in capture order (`seq`): the barrier,
 ///   the table, the kind, the rowid before and after, a bit mask of the slots it holds, and the
 ///   values before (`o<slot>`) and after (`n<slot>`). An update that keeps the keys is logged
 ///   one row per changed column (see `CaptureTriggers.swift`). Columns without type keep every value
 ///   exactly as SQLite stored it. It has no index: a barrier's rows are found by its span.
+/// - `sqliteundo_retired_moves`: the key changes (a row moved from one rowid to another) of
+///   entries that left history, kept, read the way they took effect, while an older entry is
+///   in history: who wrote a value is found by following the row back through them.
 /// - `sqliteundo_barriers`: filed barriers: their stack, list (0 undo, 1 redo), position,
 ///   name, coalescing key, closing time, whether its log reads inverted (an undo that
 ///   restored everything exactly turns the barrier into its own redo by flipping this flag,
@@ -17,8 +22,9 @@ import SQLiteDatabase
 ///   two `seq`s, and `flipOrder`, a count of the file's flips: indexed), and
 ///   its span: `firstSeq...lastSeq` holds every log row of the barrier (rows of other barriers
 ///   written meanwhile may lie between them). An entry replayed row by row (not flipped) is
-///   superseded by the replay's inverse (`supersededBy`): on no list, its log kept for
-///   `lastWriter` until the entry that took its place goes.
+///   superseded by the replay's inverse (`supersededBy`, and `keptByReplay` when that replay
+///   kept some of its changes): on no list, its log kept for `lastWriter` until the entry that
+///   took its place goes.
 ///
 /// Why a span and not an index on `barrier`: the index costs a second b-tree insert for every
 /// captured row (a fifth of a bulk capture) and a lookup per row when reading; a span reads the
@@ -30,6 +36,7 @@ enum UndoLogSchema {
     static let barriers = "sqliteundo_barriers"
     static let tables = "sqliteundo_tables"
     static let columns = "sqliteundo_columns"
+    static let retiredMoves = "sqliteundo_retired_moves"
 
     enum Kind: Int64 {
         case insert = 1
@@ -57,6 +64,9 @@ enum UndoLogSchema {
         migrator.registerMigration("sqliteundo-4-flips", addFlippedAt)
         migrator.registerMigration("sqliteundo-5-flip-order", addFlipOrder)
         migrator.registerMigration("sqliteundo-6-superseded", addSupersededBy)
+        migrator.registerMigration("sqliteundo-7-column-places", addColumnPlaces)
+        migrator.registerMigration("sqliteundo-8-retired-moves", addRetiredMoves)
+        migrator.registerMigration("sqliteundo-9-kept-by-replay", addKeptByReplay)
         return migrator
     }
 
@@ -139,6 +149,42 @@ enum UndoLogSchema {
             CREATE INDEX \(barriers)_superseded ON \(barriers)(supersededBy)
                 WHERE supersededBy IS NOT NULL;
             """)
+    }
+
+    /// Each tracked column's place among its table's columns and its declared type, as the
+    /// engine last saw them: an engine opening a file whose columns were renamed while no engine
+    /// ran recognises the renames from them (`ColumnRenames`). NULL until an engine has seen the
+    /// table since this migration.
+    private static func addColumnPlaces(_ db: Database) throws {
+        let known = try db.fetchAll(
+            String.self, "SELECT name FROM pragma_table_info(?)", [.text(columns)])
+        guard !known.contains("position") else { return }
+        try db.execute(
+            """
+            ALTER TABLE \(columns) ADD COLUMN position INTEGER;
+            ALTER TABLE \(columns) ADD COLUMN declaredType TEXT;
+            """)
+    }
+
+    /// The key changes of entries that left history, which `lastWriter` follows to find who
+    /// wrote a row before one of them moved it (see `retireMoves`).
+    private static func addRetiredMoves(_ db: Database) throws {
+        try db.execute(
+            """
+            CREATE TABLE IF NOT EXISTS \(retiredMoves) (
+                tableId INTEGER NOT NULL, oldRowid INTEGER NOT NULL, newRowid INTEGER NOT NULL,
+                tookEffect REAL NOT NULL, flipOrder INTEGER, sub INTEGER NOT NULL);
+            CREATE INDEX IF NOT EXISTS \(retiredMoves)_order
+                ON \(retiredMoves)(tableId, tookEffect, flipOrder, sub);
+            """)
+    }
+
+    /// Whether the replay that superseded an entry kept some of its changes (a conflict): the
+    /// values it kept are still the action's, so its log stays while the action is in history.
+    private static func addKeptByReplay(_ db: Database) throws {
+        guard try !barrierColumns(db).contains("keptByReplay") else { return }
+        try db.execute(
+            "ALTER TABLE \(barriers) ADD COLUMN keptByReplay INTEGER NOT NULL DEFAULT 0")
     }
 
     private static func barrierColumns(_ db: Database) throws -> [String] {

@@ -48,7 +48,8 @@ struct Article: Table {
     /// The log and the barriers have no index to keep up at every captured row or filed
     /// barrier: a barrier's rows are read by its span of `seq`, a range of the log's rowid, and
     /// its entry by its id. Only entries an exact replay flipped, or a replay's inverse
-    /// superseded, are indexed (partial indexes, written then).
+    /// superseded, are indexed (partial indexes, written then); the key changes of entries that
+    /// left history are kept apart, indexed by table and when they took effect.
     @Test func logTablesArePrefixedAndReadBySpan() throws {
         let fixture = try Fixture()
         let names = try fixture.db.read {
@@ -60,8 +61,8 @@ struct Article: Table {
             names == [
                 "sqliteundo_barriers", "sqliteundo_barriers_flippedAt",
                 "sqliteundo_barriers_flips", "sqliteundo_barriers_superseded", "sqliteundo_columns",
-                "sqliteundo_log",
-                "sqliteundo_migrations", "sqliteundo_tables",
+                "sqliteundo_log", "sqliteundo_migrations", "sqliteundo_retired_moves",
+                "sqliteundo_retired_moves_order", "sqliteundo_tables",
             ])
         let plan = try fixture.db.read {
             try $0.fetchAll(

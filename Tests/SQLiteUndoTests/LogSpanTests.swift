@@ -121,7 +121,7 @@ import Testing
         #expect(
             indexes.sorted() == [
                 "sqliteundo_barriers_flippedAt", "sqliteundo_barriers_flips",
-                "sqliteundo_barriers_superseded",
+                "sqliteundo_barriers_superseded", "sqliteundo_retired_moves_order",
             ])
         let migrations = try db.read {
             try Migrator.appliedMigrations($0, recordTable: "sqliteundo_migrations")
@@ -130,6 +130,8 @@ import Testing
             migrations == [
                 "sqliteundo-1-tables", "sqliteundo-2-inverted", "sqliteundo-3-spans",
                 "sqliteundo-4-flips", "sqliteundo-5-flip-order", "sqliteundo-6-superseded",
+                "sqliteundo-7-column-places", "sqliteundo-8-retired-moves",
+                "sqliteundo-9-kept-by-replay",
             ])
         let names = { try db.read { try $0.fetchAll(String.self, "SELECT name FROM items") } }
         let a = try engine.stack(id: "a")

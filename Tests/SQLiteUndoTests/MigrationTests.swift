@@ -1,3 +1,4 @@
+import Foundation
 import SQLiteDatabase
 import SQLiteUndo
 import Testing
@@ -104,6 +105,60 @@ import Testing
         #expect(try fixture.rows() == [[1, "a", "old", 1], [2, "gone", "g", 9]])
         try stack.redo()
         #expect(try fixture.rows() == [[1, "a", "x", 1], [2, "gone", "g", 9]])
+    }
+
+    /// A migration run by another program, or by the app before it opens its engine: the rename
+    /// is recognised from the columns the file records (their places and types), so older
+    /// history undoes into the renamed column; a column dropped meanwhile is forgotten.
+    @Test func renamesAndDropsMadeWhileNoEngineRanKeepTheirHistory() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "migration-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("items.db").path
+        func rows(_ db: DatabaseQueue) throws -> [[SQLiteValue]] {
+            try db.read { try $0.fetchAll(Row.self, "SELECT * FROM items").map(\.values) }
+        }
+        do {
+            let db = try DatabaseQueue(path: path)
+            try db.write {
+                try $0.execute(
+                    """
+                    CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT, legacy TEXT, qty INTEGER,
+                        extra TEXT);
+                    INSERT INTO items VALUES (1, 'a', 'old', 1, 'e');
+                    """)
+            }
+            let engine = try UndoEngine(for: db, tableNames: ["items"])
+            try withUndoStack(engine.defaultStack) {
+                try undoable("Edit") {
+                    try db.write {
+                        try $0.execute(
+                            "UPDATE items SET legacy = 'x', qty = 2, extra = 'f' WHERE id = 1")
+                    }
+                }
+            }
+            db.close()
+        }
+        do {
+            let db = try DatabaseQueue(path: path)
+            try db.write {
+                try $0.execute(
+                    """
+                    ALTER TABLE items RENAME COLUMN legacy TO note;
+                    ALTER TABLE items DROP COLUMN extra;
+                    """)
+            }
+            db.close()
+        }
+        let db = try DatabaseQueue(path: path)
+        defer { db.close() }
+        let engine = try UndoEngine(for: db, tableNames: ["items"])
+        let undo = try engine.defaultStack.undo()
+        #expect(undo?.conflicts == [])
+        #expect(try rows(db) == [[1, "a", "old", 1]])
+        try engine.defaultStack.redo()
+        #expect(try rows(db) == [[1, "a", "x", 2]])
     }
 
     @Test func aHundredRenamesOfAColumn() throws {

@@ -45,8 +45,8 @@ enum ModelSchema {
 
         /// What a run leaves out unless `UNDO_MODEL_WITHOUT` says otherwise: the part the engine
         /// does not pass on every seed yet (issue 17's closing note has seeds that fail with
-        /// it): naming the writer of every kept value after a replay that kept some of an
-        /// action's changes (the log keeps what the replay did, not what the action had left).
+        /// it): naming the writer of a value that writes outside any barrier changed and set
+        /// back (a counter kept by triggers), which the log does not see.
         static let leftOutByDefault: Set<Feature> = [.attribution]
 
         /// Every feature but those named in `UNDO_MODEL_WITHOUT` (comma-separated; empty: every

@@ -29,6 +29,14 @@ struct ReferenceModel {
         var changedAt: Int
         /// When an update outside any barrier last wrote each column.
         var outsideWrites: [String: Int] = [:]
+        /// For a column an update outside any barrier wrote over a record's value: that record
+        /// and the value it left. The engine sees no such write: when it left the same value,
+        /// the engine names the record's stack (a counter up and down outside any barrier).
+        var overwrittenRecords: [String: (record: Int, value: SQLiteValue)] = [:]
+        /// Columns whose writer the engine cannot know: the row took another key outside any
+        /// barrier (another program's change, which the log does not see), so the log's writes
+        /// at that key may be another row's, until a recorded write of the column.
+        var untraceable: Set<String> = []
     }
 
     /// What one barrier did to one row (identified by its rowid when the barrier began).
@@ -147,16 +155,25 @@ struct ReferenceModel {
         for column in written {
             stored.values[column] = set[column]
             stored.writers[column] = writer
+            if writer != 0 { stored.untraceable.remove(column) }
         }
         if barrier == nil, rowid == newRowid {
             sequence += 1
-            for column in written { stored.outsideWrites[column] = sequence }
+            for column in written {
+                stored.outsideWrites[column] = sequence
+                if let record = oldWriters[column], record != 0 {
+                    stored.overwrittenRecords[column] = (record, old[column] ?? .null)
+                }
+            }
             tables[table]?[rowid] = stored
             return true
         }
         // A key change outside any barrier is not in the log: what the row brings to its new key
         // was put there by a write outside any barrier.
-        if barrier == nil { stored.writers = stored.writers.mapValues { _ in 0 } }
+        if barrier == nil {
+            stored.writers = stored.writers.mapValues { _ in 0 }
+            stored.untraceable = Set(stored.values.keys)
+        }
         tables[table]?[rowid] = nil
         tables[table]?[newRowid] = stored
         touch(RowKey(table: table, rowid: rowid), in: &barrier)
@@ -230,10 +247,17 @@ struct ReferenceModel {
     /// The stack whose recorded action wrote a cell's value, or .some(nil) when a write outside
     /// any barrier did, or the action `replaying` (a value it left that it cannot take back is
     /// nobody else's). Nil (nothing to check) when the writer's action has left history: its
-    /// log is gone, and the engine names the last writer it still has a record of.
+    /// log is gone, and the engine names the last writer it still has a record of; or when the
+    /// row took another key outside any barrier (`StoredRow.untraceable`). A write outside any
+    /// barrier that left the value a record had left is invisible: that record's stack.
     func keptFrom(_ table: String, _ rowid: Int64, _ column: String, replaying: Int) -> String?? {
-        guard let stored = tables[table]?[rowid], let writer = stored.writers[column] else {
-            return nil
+        guard let stored = tables[table]?[rowid], var writer = stored.writers[column],
+            !stored.untraceable.contains(column)
+        else { return nil }
+        if writer == 0, let overwritten = stored.overwrittenRecords[column],
+            overwritten.value == stored.values[column]
+        {
+            writer = overwritten.record
         }
         guard writer != 0, let (stack, action) = recordStacks[writer], action != replaying else {
             return .some(nil)
@@ -280,6 +304,11 @@ struct ReferenceModel {
             if let writer = tables[table]?[rowid]?.writers.removeValue(forKey: old) {
                 tables[table]?[rowid]?.writers[new] = writer
             }
+            if let overwritten = tables[table]?[rowid]?.overwrittenRecords.removeValue(
+                forKey: old)
+            {
+                tables[table]?[rowid]?.overwrittenRecords[new] = overwritten
+            }
         }
         editChanges(of: table) { change in
             rename(&change.before)
@@ -295,6 +324,7 @@ struct ReferenceModel {
         for rowid in tables[table, default: [:]].keys {
             tables[table]?[rowid]?.values[column] = nil
             tables[table]?[rowid]?.writers[column] = nil
+            tables[table]?[rowid]?.overwrittenRecords[column] = nil
         }
         editChanges(of: table) { change in
             change.before[column] = nil
