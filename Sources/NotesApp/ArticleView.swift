@@ -19,6 +19,23 @@ enum ArticleView {
         )
     }
 
+    /// What an article deleted while open shows instead of its text.
+    static let goneLines = [
+        "This article was deleted while open here.",
+        "Ctrl-Z or Ctrl-Y brings it back when it is yours to undo or redo;",
+        "Esc goes back to the list.",
+    ]
+
+    /// Draws the notice of an article deleted while open (`Pane.Mode.gone`).
+    static func drawGone(on canvas: inout Canvas, in rect: Rect) {
+        for (row, line) in goneLines.enumerated() where row + 1 < rect.height {
+            canvas.put(
+                line, at: Point(x: rect.x + 1, y: rect.y + row + 1),
+                style: row == 0 ? Theme.articleTitle : Theme.secondary,
+                maxWidth: max(0, rect.width - 2))
+        }
+    }
+
     /// Draws the editor; returns the cursor's cell when the pane has the focus.
     static func draw(_ pane: Pane, focused: Bool, on canvas: inout Canvas, in rect: Rect) -> Point?
     {

@@ -34,6 +34,20 @@ enum Command: Equatable {
     case toggleMouse
 }
 
+extension Command {
+    /// Whether the command moves in or acts on the pane's list (not the screen, the panes or
+    /// the history): nothing to act on while the pane shows an article that is gone.
+    var actsOnTheList: Bool {
+        switch self {
+        case .moveUp, .moveDown, .pageUp, .pageDown, .moveToStart, .moveToEnd, .open,
+            .deleteArticle, .setRating, .chooseAuthor, .search:
+            true
+        default:
+            false
+        }
+    }
+}
+
 /// The default keys (DESIGN.md), shown by the help screen.
 enum Keymap {
     /// The command for a key in the list or article view, or nil when the key means nothing there.

@@ -27,6 +27,9 @@ extension NotesApp {
         }
     }
 
+    /// What a key that would edit an article says when the article open in the pane is gone.
+    static let goneMessage = "This article was deleted: Esc goes back to the list"
+
     private func handle(_ key: Key) {
         switch overlay {
         case .help(let firstLine):
@@ -42,7 +45,12 @@ extension NotesApp {
         if focusedPane.searchInput != nil, handleSearchKey(key) { return }
         if focusedPane.mode != .list, handleEditorKey(key) { return }
         let inList = focusedPane.mode == .list
-        guard let command = Keymap.command(for: key, inList: inList) else {
+        let command = Keymap.command(for: key, inList: inList)
+        if case .gone = focusedPane.mode, command?.actsOnTheList ?? true {
+            message = Self.goneMessage
+            return
+        }
+        guard let command else {
             if case .character = key, inList {
                 message = "Press F1 for the keys"
             }

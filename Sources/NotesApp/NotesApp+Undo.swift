@@ -38,13 +38,27 @@ extension NotesApp {
                 let present = try ids.sorted().prefix(200).filter {
                     try Notebook.article(db, id: $0) != nil
                 }
-                if case .article(let open) = pane.mode {
-                    if present.contains(open) {
-                        pane.editor?.placeCursorAtChange = true
-                        pane.editor?.endRun()
-                        return
+                switch pane.mode {
+                case .article(let open) where present.contains(open):
+                    pane.editor?.placeCursorAtChange = true
+                    pane.editor?.endRun()
+                    return
+                case .gone(let open) where present.contains(open):
+                    try pane.open(articleID: open, db)
+                    pane.editor?.placeCursorAtChange = true
+                    return
+                case .article(let open):
+                    guard try Notebook.article(db, id: open) == nil else {
+                        pane.mode = .list  // to show what came back
+                        break
                     }
-                    pane.mode = .list
+                    // Taken back by this undo (a New Article): typing stays harmless, and the
+                    // redo opens it again.
+                    pane.mode = .gone(open)
+                    pane.editor = nil
+                    return
+                case .list, .gone:
+                    break
                 }
                 var best: (position: Int, id: Int64)?
                 for id in present {

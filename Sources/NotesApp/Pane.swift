@@ -9,6 +9,10 @@ final class Pane {
     enum Mode: Equatable {
         case list
         case article(Int64)
+        /// The article open here was deleted (by another pane or program, or by an undo): keys
+        /// that would edit it do nothing (they never become list commands) until Esc, and it
+        /// opens again when an undo or redo brings it back.
+        case gone(Int64)
     }
 
     /// The id of this pane's undo stack, stored with the layout so history survives restarts.
@@ -41,7 +45,7 @@ final class Pane {
     private var needsReload = true
     private var countIsStale = true
 
-    /// The open article's editor, when `mode` is `.article`.
+    /// The open article's editor, when `mode` is `.article` (nil otherwise).
     var editor: ArticleEditor?
 
     /// Rows restored by this pane's last undo or redo, highlighted until `highlightUntil`.
@@ -119,7 +123,8 @@ final class Pane {
     /// Loads what a view of `height` rows shows, when the data or the window changed.
     func load(height: Int, _ db: Database) throws {
         let height = max(1, height)
-        if case .article(let id) = mode, needsReload || editor?.articleID != id {
+        switch mode {
+        case .article(let id) where needsReload || editor?.articleID != id:
             if let stored = try Notebook.article(db, id: id) {
                 if editor?.articleID == id {
                     editor?.refresh(from: stored)
@@ -127,10 +132,17 @@ final class Pane {
                     editor = ArticleEditor(article: stored)
                 }
             } else {
-                mode = .list  // deleted (by another pane, or an undo)
+                mode = .gone(id)  // deleted (by another pane or program, or an undo)
             }
+        case .gone(let id) where needsReload:
+            if let stored = try Notebook.article(db, id: id) {
+                mode = .article(id)
+                editor = ArticleEditor(article: stored)
+            }
+        default:
+            break
         }
-        if mode == .list { editor = nil }
+        if case .article = mode {} else { editor = nil }
         guard needsReload || height != loadedHeight || !(top..<top + height).contains(selected)
         else { return }
         // Counting reads the whole index: only when the data or the query changed, not when

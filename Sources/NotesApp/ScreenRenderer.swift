@@ -62,6 +62,8 @@ struct ScreenRenderer {
                 title += " · \(pane.total)"
             case .article:
                 title += pane.editor?.field == .title ? "Editing the title" : "Editing"
+            case .gone:
+                title += "Deleted"
             }
             canvas.put(title, at: header.origin, style: headerStyle, maxWidth: header.width)
         }
@@ -72,6 +74,7 @@ struct ScreenRenderer {
             if let point = ArticleView.draw(pane, focused: focused, on: &canvas, in: content) {
                 cursor = point
             }
+        case .gone: ArticleView.drawGone(on: &canvas, in: content)
         }
         return cursor
     }

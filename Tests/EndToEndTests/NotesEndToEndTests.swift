@@ -122,6 +122,36 @@ import Testing
         #expect(entries ?? 0 > 0)
     }
 
+    /// Another program deletes the article open in notes: what is typed next edits nothing and
+    /// never becomes a list command (a digit would rate, `a` would open the author picker).
+    @Test func typingIntoAnArticleDeletedByAnotherProgramDoesNothing() throws {
+        let session = try TmuxSession(
+            arguments: ["--db", notebook, "--panes", "1"], width: 100, height: 30, folder: folder)
+        try session.waitFor("Welcome to notes")
+        try session.send("Enter")
+        try session.waitFor("Editing")
+        let ratings = {
+            try DatabaseQueue(path: notebook).read {
+                try $0.fetchAll(Int.self, "SELECT rating FROM articles ORDER BY id")
+            }
+        }
+        try DatabaseQueue(path: notebook).write {
+            try $0.execute(
+                "DELETE FROM articles WHERE id = (SELECT id FROM articles ORDER BY updatedAt DESC LIMIT 1)"
+            )
+        }
+        try session.waitFor("This article was deleted while open here.")
+        let before = try ratings()
+        try session.sendLiteral("I give it 5 stars, a")
+        let screen = try session.waitFor("This article was deleted: Esc goes back to the list")
+        #expect(try ratings() == before)
+        #expect(!screen.contains(" Author: "))
+        try session.send("Escape")
+        try session.waitFor("All articles · 4")
+        try session.send("C-q")
+        try session.waitFor("EXIT=0")
+    }
+
     @Test func badNotebookIsRefusedUntouched() throws {
         let path = folder.appendingPathComponent("letter.txt").path
         let text = Data("Dear diary, this is not a database.\n".utf8)

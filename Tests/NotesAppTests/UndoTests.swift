@@ -111,6 +111,9 @@ import Testing
         #expect(try fixture.titles() == ["Article 1", "Article 2", "Article 3", ""])
         fixture.press(.control("z"))  // New Article
         #expect(try fixture.titles() == ["Article 1", "Article 2", "Article 3"])
+        // The pane says so until Esc (GoneArticleTests).
+        #expect(fixture.app.panes[0].mode == .gone(4))
+        fixture.press(.escape)
         #expect(fixture.app.panes[0].mode == .list)
     }
 
