@@ -29,10 +29,8 @@ struct ReferenceModel {
         var changedAt: Int
         /// When an update outside any barrier last wrote each column.
         var outsideWrites: [String: Int] = [:]
-        /// For a column an update outside any barrier wrote over a record's value: that record
-        /// and the value it left. The engine sees no such write: when it left the same value,
-        /// the engine names the record's stack (a counter up and down outside any barrier).
-        var overwrittenRecords: [String: (record: Int, value: SQLiteValue)] = [:]
+        /// The values each column held before its current one (since the row was inserted).
+        var heldValues: [String: Set<SQLiteValue>] = [:]
         /// Columns whose writer the engine cannot know: the row took another key outside any
         /// barrier (another program's change, which the log does not see), so the log's writes
         /// at that key may be another row's, until a recorded write of the column.
@@ -153,18 +151,14 @@ struct ReferenceModel {
         let oldWriters = stored.writers
         let writer = barrier?.id ?? 0
         for column in written {
+            stored.heldValues[column, default: []].insert(old[column] ?? .null)
             stored.values[column] = set[column]
             stored.writers[column] = writer
             if writer != 0 { stored.untraceable.remove(column) }
         }
         if barrier == nil, rowid == newRowid {
             sequence += 1
-            for column in written {
-                stored.outsideWrites[column] = sequence
-                if let record = oldWriters[column], record != 0 {
-                    stored.overwrittenRecords[column] = (record, old[column] ?? .null)
-                }
-            }
+            for column in written { stored.outsideWrites[column] = sequence }
             tables[table]?[rowid] = stored
             return true
         }
@@ -247,17 +241,20 @@ struct ReferenceModel {
     /// The stack whose recorded action wrote a cell's value, or .some(nil) when a write outside
     /// any barrier did, or the action `replaying` (a value it left that it cannot take back is
     /// nobody else's). Nil (nothing to check) when the writer's action has left history: its
-    /// log is gone, and the engine names the last writer it still has a record of; or when the
-    /// row took another key outside any barrier (`StoredRow.untraceable`). A write outside any
-    /// barrier that left the value a record had left is invisible: that record's stack.
+    /// log is gone, and the engine names the last writer it still has a record of; when the
+    /// row took another key outside any barrier (`StoredRow.untraceable`); or when a write
+    /// outside any barrier set back a value the cell held before (the engine, which does not
+    /// see it, names whoever left that value).
     func keptFrom(_ table: String, _ rowid: Int64, _ column: String, replaying: Int) -> String?? {
-        guard let stored = tables[table]?[rowid], var writer = stored.writers[column],
+        guard let stored = tables[table]?[rowid], let writer = stored.writers[column],
             !stored.untraceable.contains(column)
         else { return nil }
-        if writer == 0, let overwritten = stored.overwrittenRecords[column],
-            overwritten.value == stored.values[column]
+        // The log does not see writes outside any barrier: one that set back a value the cell
+        // held before (a counter down and up) reads as the work of whoever left that value.
+        if writer == 0,
+            stored.heldValues[column]?.contains(stored.values[column] ?? .null) ?? false
         {
-            writer = overwritten.record
+            return nil
         }
         guard writer != 0, let (stack, action) = recordStacks[writer], action != replaying else {
             return .some(nil)
@@ -304,10 +301,8 @@ struct ReferenceModel {
             if let writer = tables[table]?[rowid]?.writers.removeValue(forKey: old) {
                 tables[table]?[rowid]?.writers[new] = writer
             }
-            if let overwritten = tables[table]?[rowid]?.overwrittenRecords.removeValue(
-                forKey: old)
-            {
-                tables[table]?[rowid]?.overwrittenRecords[new] = overwritten
+            if let held = tables[table]?[rowid]?.heldValues.removeValue(forKey: old) {
+                tables[table]?[rowid]?.heldValues[new] = held
             }
         }
         editChanges(of: table) { change in
@@ -324,7 +319,7 @@ struct ReferenceModel {
         for rowid in tables[table, default: [:]].keys {
             tables[table]?[rowid]?.values[column] = nil
             tables[table]?[rowid]?.writers[column] = nil
-            tables[table]?[rowid]?.overwrittenRecords[column] = nil
+            tables[table]?[rowid]?.heldValues[column] = nil
         }
         editChanges(of: table) { change in
             change.before[column] = nil
