@@ -274,23 +274,21 @@ public final class UndoEngine: Sendable {
     {
         let keys = foreignKeys.withLock { $0 }
         let parents = trackedTables.withLock { $0 }.values.filter { keys.isParent($0.name) }
-        var deferred = false
-        if try UndoLogSchema.insertsDeletesOrMoves(barrier: id, ofTables: parents.map(\.id), db) {
-            try db.execute("PRAGMA defer_foreign_keys = ON")
-            deferred = true
-        }
-        do {
-            let inverse = Barrier(name: name, recordsAtCommit: false)
-            let reverted = try db.savepoint {
-                try replay(barrier: id, inverted: inverted, inverse: inverse, deferred, db)
-            }
-            return (inverse, reverted)
-        } catch SQLiteError.foreignKeyConstraint where keys.exist && !deferred {
-            try db.execute("PRAGMA defer_foreign_keys = ON")
+        func attempt(deferring: Bool) throws -> (Barrier, BarrierReplay.Reverted) {
+            if deferring { try db.execute("PRAGMA defer_foreign_keys = ON") }
             let inverse = Barrier(name: name, recordsAtCommit: false)
             return (
-                inverse, try replay(barrier: id, inverted: inverted, inverse: inverse, true, db)
+                inverse,
+                try replay(barrier: id, inverted: inverted, inverse: inverse, deferring, db)
             )
+        }
+        if try UndoLogSchema.insertsDeletesOrMoves(barrier: id, ofTables: parents.map(\.id), db) {
+            return try attempt(deferring: true)
+        }
+        do {
+            return try db.savepoint { try attempt(deferring: false) }
+        } catch SQLiteError.foreignKeyConstraint where keys.exist {
+            return try attempt(deferring: true)
         }
     }
 
