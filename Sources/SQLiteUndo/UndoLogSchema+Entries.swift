@@ -82,11 +82,13 @@ extension UndoLogSchema {
     }
 
     /// Deletes these entries and their log rows, each read by its span, and the entries they
-    /// superseded, theirs, and so on; their key changes are retired (`retireMoves`).
+    /// superseded, theirs, and so on; their key changes are retired (`retireMoves`), and the
+    /// typing steps whose rows they changed since no longer merge (`closeMerging`).
     static func deleteEntries(_ ids: [Int64], _ db: Database) throws {
         var ids = ids
         var retired = false
         while !ids.isEmpty {
+            try closeMerging(intoTopsChangedBy: ids, db)
             for id in ids {
                 retired = try retireMoves(of: id, db) || retired
                 try db.execute("DELETE FROM \(log) WHERE \(filedRows())", [.integer(id)])
@@ -360,103 +362,5 @@ extension UndoLogSchema {
                 AND l.barrier NOT IN (SELECT value FROM json_each(?3))
             ORDER BY l.seq DESC LIMIT 1
             """, [.integer(table), .integer(rowid), .text(except.jsonArray)])
-    }
-
-    /// Whether someone other than the barrier `top` changed, after it, a row that both `top` and
-    /// `barrier` (whose log rows start at `first`) write: another barrier's log touched the row
-    /// since `top` last did (an undo or redo of another stack included: one that flipped an
-    /// entry is placed in the log's order by its `flippedAt`), or a value the barrier found is
-    /// not the one `top` left in that column (a write outside any barrier). Merging then would
-    /// make one undo take back that change too.
-    static func changedByOthers(
-        since top: Int64, rowsOf barrier: Int64, from first: Int64, _ db: Database
-    ) throws -> Bool {
-        let slots = try slotCount(db)
-        let rows = try db.fetchAll(
-            Row.self,
-            """
-            SELECT DISTINCT tableId, coalesce(oldRowid, newRowid),
-                (SELECT max(t.seq) FROM \(log) t WHERE \(filedRows("t")) AND t.tableId = nw.tableId
-                    AND coalesce(nw.oldRowid, nw.newRowid) IN (t.oldRowid, t.newRowid))
-            FROM \(log) nw WHERE nw.seq >= ?2 AND nw.barrier = ?3
-            """, [.integer(top), .integer(first), .integer(barrier)])
-        for row in rows {
-            // A row `top` never touched: its undo takes back nothing of it.
-            guard let topsLastTouch = try row.decode(at: 2, as: Int64?.self) else { continue }
-            let table: Int64 = try row.decode(at: 0)
-            let rowid: Int64 = try row.decode(at: 1)
-            if try changedByOtherBarriers(
-                table, rowid, after: topsLastTouch, before: first, except: (top, barrier),
-                slots: slots, db)
-            {
-                return true
-            }
-        }
-        let found = (0..<slots).map { slot in
-            let bit = Int64(1) << Int64(slot)
-            return """
-                (nw.mask & \(bit) != 0 AND NOT coalesce((
-                    SELECT \(BatchReplay.same("t.n\(slot)", "nw.o\(slot)"))
-                    FROM \(log) t
-                    WHERE \(filedRows("t")) AND t.tableId = nw.tableId
-                        AND t.newRowid = nw.oldRowid AND t.mask & \(bit) != 0
-                    ORDER BY t.seq DESC LIMIT 1), 1))
-                """
-        }
-        let sql = """
-            SELECT EXISTS (
-                SELECT 1 FROM \(log) nw
-                WHERE nw.seq >= ?2 AND nw.barrier = ?3
-                    AND (\(found.isEmpty ? "0" : found.joined(separator: " OR "))))
-            """
-        return try db.fetchOne(
-            Int.self, sql, [.integer(top), .integer(first), .integer(barrier)]) == 1
-    }
-
-    /// Whether a barrier other than `except` changed the row `rowid` of `table` after `after`
-    /// (and before `before`): an exact replay flipped one that touches the row (placed in the
-    /// log's order by its `flippedAt`), or its log rows inserted or deleted the row, or left a
-    /// column of it other than they found it (a replay that set back what an application's
-    /// trigger wrote changed nothing).
-    private static func changedByOtherBarriers(
-        _ table: Int64, _ rowid: Int64, after: Int64, before: Int64, except: (Int64, Int64),
-        slots: Int, _ db: Database
-    ) throws -> Bool {
-        let arguments: [SQLiteValue] = [
-            .integer(after), .integer(before), .integer(except.0), .integer(except.1),
-            .integer(table), .integer(rowid),
-        ]
-        let flipped = try db.fetchOne(
-            Int.self,
-            """
-            SELECT EXISTS (
-                SELECT 1 FROM \(barriers) f CROSS JOIN \(log) fl
-                    ON fl.seq BETWEEN f.firstSeq AND f.lastSeq AND +fl.barrier = f.id
-                WHERE f.flippedAt > ?1 AND f.id NOT IN (?3, ?4) AND +fl.tableId = ?5
-                    AND ?6 IN (fl.oldRowid, fl.newRowid))
-            """, arguments)
-        if flipped == 1 { return true }
-        let values = (0..<slots).map { "o\($0), n\($0)" }.joined(separator: ", ")
-        let cursor = try db.fetchCursor(
-            """
-            SELECT barrier, kind, mask, \(values) FROM \(log)
-            WHERE seq > ?1 AND seq < ?2 AND barrier NOT IN (?3, ?4) AND tableId = ?5
-                AND ?6 IN (oldRowid, newRowid)
-            ORDER BY seq
-            """,
-            arguments)
-        // Per barrier and column: the value before its first write and after its last.
-        var net: [Int64: [Int: (before: SQLiteValue, after: SQLiteValue)]] = [:]
-        while let row = try cursor.next() {
-            guard try row.decode(at: 1, as: Int64.self) == Kind.update.rawValue else { return true }
-            let barrier: Int64 = try row.decode(at: 0)
-            let mask: Int64 = try row.decode(at: 2)
-            for slot in 0..<slots where mask & (Int64(1) << Int64(slot)) != 0 {
-                let old = row[3 + 2 * slot]
-                let new = row[4 + 2 * slot]
-                net[barrier, default: [:]][slot] = (net[barrier]?[slot]?.before ?? old, new)
-            }
-        }
-        return net.values.contains { $0.values.contains { $0.before != $0.after } }
     }
 }

@@ -24,7 +24,8 @@ import SQLiteDatabase
 ///   written meanwhile may lie between them). An entry replayed row by row (not flipped) is
 ///   superseded by the replay's inverse (`supersededBy`, and `keptByReplay` when that replay
 ///   kept some of its changes): on no list, its log kept for `lastWriter` until the entry that
-///   took its place goes.
+///   took its place goes. `closedToMerging`: a typing step may no longer merge into the entry
+///   (another change to its rows left history with its log).
 ///
 /// Why a span and not an index on `barrier`: the index costs a second b-tree insert for every
 /// captured row (a fifth of a bulk capture) and a lookup per row when reading; a span reads the
@@ -67,6 +68,7 @@ enum UndoLogSchema {
         migrator.registerMigration("sqliteundo-7-column-places", addColumnPlaces)
         migrator.registerMigration("sqliteundo-8-retired-moves", addRetiredMoves)
         migrator.registerMigration("sqliteundo-9-kept-by-replay", addKeptByReplay)
+        migrator.registerMigration("sqliteundo-10-closed-to-merging", addClosedToMerging)
         return migrator
     }
 
@@ -185,6 +187,15 @@ enum UndoLogSchema {
         guard try !barrierColumns(db).contains("keptByReplay") else { return }
         try db.execute(
             "ALTER TABLE \(barriers) ADD COLUMN keptByReplay INTEGER NOT NULL DEFAULT 0")
+    }
+
+    /// Whether a coalescing barrier may no longer merge into an entry: another change to its
+    /// rows since left history with its log, so the log no longer shows it (see
+    /// `closeMerging`).
+    private static func addClosedToMerging(_ db: Database) throws {
+        guard try !barrierColumns(db).contains("closedToMerging") else { return }
+        try db.execute(
+            "ALTER TABLE \(barriers) ADD COLUMN closedToMerging INTEGER NOT NULL DEFAULT 0")
     }
 
     private static func barrierColumns(_ db: Database) throws -> [String] {

@@ -109,6 +109,57 @@ import Testing
         try type("b")
         #expect(stack.state.undo == ["Typing", "Typing"])
     }
+
+    /// Another scope's undo of the row, made between two keystrokes, ends the run even once that
+    /// scope's next action has dropped the undone step (its redo) from history, and with it the
+    /// log that showed the undo (model-based test, seed 2, step 14556).
+    @Test func anotherScopesUndoOfTheRowEndsTheRunAfterItsRedoIsDropped() throws {
+        let other = try fixture.engine.stack(id: "other")
+        try rateRowOne(on: other)
+        try type("a")
+        try other.undo()
+        try addRowTwo(on: other)
+        try expectTypingDoesNotMerge(after: other)
+    }
+
+    /// The same when the other scope's redo of the row leaves history because its list is
+    /// trimmed to `levelsOfUndo`.
+    @Test func anotherScopesRedoOfTheRowEndsTheRunAfterItIsTrimmed() throws {
+        let other = try fixture.engine.stack(id: "other")
+        other.levelsOfUndo = 1
+        try rateRowOne(on: other)
+        try other.undo()
+        try type("a")
+        try other.redo()
+        try addRowTwo(on: other)
+        try expectTypingDoesNotMerge(after: other)
+    }
+
+    private func rateRowOne(on other: UndoStack) throws {
+        try withUndoStack(other) {
+            try undoable("Rate") { try fixture.execute("UPDATE items SET flag = 1 WHERE id = 1") }
+        }
+    }
+
+    /// A new action on `other`, on another row: `other`'s redo list and its oldest steps beyond
+    /// `levelsOfUndo` leave history.
+    private func addRowTwo(on other: UndoStack) throws {
+        try withUndoStack(other) {
+            try undoable("Add") {
+                try fixture.execute("INSERT INTO items(id, name) VALUES (2, '')")
+            }
+        }
+    }
+
+    /// After "a" was typed, and `other` changed row 1 and dropped that step: "b" starts a step of
+    /// its own.
+    private func expectTypingDoesNotMerge(after other: UndoStack) throws {
+        #expect(other.state == UndoStackState(undo: ["Add"], redo: []))
+        try type("b")
+        #expect(stack.state.undo == ["Typing", "Typing"])
+        try stack.undo()
+        #expect(try name() == "a")
+    }
 }
 
 /// A clock a test moves by hand.

@@ -12,6 +12,8 @@ import Testing
 /// same; printed on failure); `UNDO_MODEL_TRACE=1` prints each step, and
 /// `UNDO_MODEL_WITHOUT=stamp,counter,parent,codes,keys,typing,untracked,attribution` leaves
 /// those parts out (default: `ModelSchema.Feature.leftOutByDefault`; empty: none).
+/// `UNDO_MODEL_FULL_STACKS_FROM=n` compares every name of every stack after each step from step
+/// `n` on (by default only every 1,000 steps), to find the step where a list went wrong.
 @Suite struct ModelBasedTests {
     /// The seed of a run without `UNDO_MODEL_SEED`: a fixed one, so that a failure is the
     /// product's or the test's, never the draw's. Other seeds explore (`UNDO_MODEL_SEED`).
@@ -63,6 +65,8 @@ import Testing
         let seed =
             fixedSeed ?? environment["UNDO_MODEL_SEED"].flatMap(UInt64.init) ?? Self.defaultSeed
         let trace = environment["UNDO_MODEL_TRACE"] == "1"
+        let fullStacksFrom =
+            environment["UNDO_MODEL_FULL_STACKS_FROM"].flatMap(Int.init) ?? Int.max
         var run = try ModelRun(
             seed: seed, rowsWorthSuspendingCapture: rowsWorthSuspendingCapture,
             features: features
@@ -71,7 +75,8 @@ import Testing
             var described = try run.step()
             if trace { print("\(step): \(described)") }
             let last = step == operations - 1
-            var mismatch = try run.mismatch(fullStacks: step % 1000 == 0 || last)
+            var mismatch = try run.mismatch(
+                fullStacks: step % 1000 == 0 || last || step >= fullStacksFrom)
             if mismatch == nil, step % 500 == 499 || last {
                 described += ", then a round trip"
                 mismatch = try run.roundTrip()

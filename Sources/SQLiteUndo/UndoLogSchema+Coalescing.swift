@@ -1,0 +1,194 @@
+import SQLiteDatabase
+
+/// The statements coalescing needs: whether a typing step may merge into its stack's previous
+/// one (nobody else changed its rows in between), and keeping that known when the log that
+/// showed another's change leaves history.
+extension UndoLogSchema {
+    /// Whether someone other than the barrier `top` changed, after it, a row that both `top` and
+    /// `barrier` (whose log rows start at `first`) write: another barrier's log touched the row
+    /// since `top` last did (an undo or redo of another stack included: one that flipped an
+    /// entry is placed in the log's order by its `flippedAt`), or a value the barrier found is
+    /// not the one `top` left in that column (a write outside any barrier), or an entry that
+    /// has left history since did (`closedToMerging`). Merging then would make one undo take
+    /// back that change too.
+    static func changedByOthers(
+        since top: Int64, rowsOf barrier: Int64, from first: Int64, _ db: Database
+    ) throws -> Bool {
+        let closed = try db.fetchOne(
+            Int.self, "SELECT closedToMerging FROM \(barriers) WHERE id = ?", [.integer(top)])
+        if closed == 1 { return true }
+        let slots = try slotCount(db)
+        let rows = try db.fetchAll(
+            Row.self,
+            """
+            SELECT DISTINCT tableId, coalesce(oldRowid, newRowid),
+                (SELECT max(t.seq) FROM \(log) t WHERE \(filedRows("t")) AND t.tableId = nw.tableId
+                    AND coalesce(nw.oldRowid, nw.newRowid) IN (t.oldRowid, t.newRowid))
+            FROM \(log) nw WHERE nw.seq >= ?2 AND nw.barrier = ?3
+            """, [.integer(top), .integer(first), .integer(barrier)])
+        for row in rows {
+            // A row `top` never touched: its undo takes back nothing of it.
+            guard let topsLastTouch = try row.decode(at: 2, as: Int64?.self) else { continue }
+            let table: Int64 = try row.decode(at: 0)
+            let rowid: Int64 = try row.decode(at: 1)
+            if try changedByOtherBarriers(
+                table, rowid, after: topsLastTouch, before: first, except: (top, barrier),
+                slots: slots, db)
+            {
+                return true
+            }
+        }
+        let found = (0..<slots).map { slot in
+            let bit = Int64(1) << Int64(slot)
+            return """
+                (nw.mask & \(bit) != 0 AND NOT coalesce((
+                    SELECT \(BatchReplay.same("t.n\(slot)", "nw.o\(slot)"))
+                    FROM \(log) t
+                    WHERE \(filedRows("t")) AND t.tableId = nw.tableId
+                        AND t.newRowid = nw.oldRowid AND t.mask & \(bit) != 0
+                    ORDER BY t.seq DESC LIMIT 1), 1))
+                """
+        }
+        let sql = """
+            SELECT EXISTS (
+                SELECT 1 FROM \(log) nw
+                WHERE nw.seq >= ?2 AND nw.barrier = ?3
+                    AND (\(found.isEmpty ? "0" : found.joined(separator: " OR "))))
+            """
+        return try db.fetchOne(
+            Int.self, sql, [.integer(top), .integer(first), .integer(barrier)]) == 1
+    }
+
+    /// Whether a barrier other than `except` changed the row `rowid` of `table` after `after`
+    /// (and before `before`): an exact replay flipped one that touches the row (placed in the
+    /// log's order by its `flippedAt`), or its log rows inserted or deleted the row, or left a
+    /// column of it other than they found it (a replay that set back what an application's
+    /// trigger wrote changed nothing).
+    private static func changedByOtherBarriers(
+        _ table: Int64, _ rowid: Int64, after: Int64, before: Int64, except: (Int64, Int64),
+        slots: Int, _ db: Database
+    ) throws -> Bool {
+        let arguments: [SQLiteValue] = [
+            .integer(after), .integer(before), .integer(except.0), .integer(except.1),
+            .integer(table), .integer(rowid),
+        ]
+        let flipped = try db.fetchOne(
+            Int.self,
+            """
+            SELECT EXISTS (
+                SELECT 1 FROM \(barriers) f CROSS JOIN \(log) fl
+                    ON fl.seq BETWEEN f.firstSeq AND f.lastSeq AND +fl.barrier = f.id
+                WHERE f.flippedAt > ?1 AND f.id NOT IN (?3, ?4) AND +fl.tableId = ?5
+                    AND ?6 IN (fl.oldRowid, fl.newRowid))
+            """, arguments)
+        if flipped == 1 { return true }
+        let values = (0..<slots).map { "o\($0), n\($0)" }.joined(separator: ", ")
+        let cursor = try db.fetchCursor(
+            """
+            SELECT barrier, kind, mask, \(values) FROM \(log)
+            WHERE seq > ?1 AND seq < ?2 AND barrier NOT IN (?3, ?4) AND tableId = ?5
+                AND ?6 IN (oldRowid, newRowid)
+            ORDER BY seq
+            """,
+            arguments)
+        // Per barrier and column: the value before its first write and after its last.
+        var net: [Int64: [Int: (before: SQLiteValue, after: SQLiteValue)]] = [:]
+        while let row = try cursor.next() {
+            guard try row.decode(at: 1, as: Int64.self) == Kind.update.rawValue else { return true }
+            let barrier: Int64 = try row.decode(at: 0)
+            let mask: Int64 = try row.decode(at: 2)
+            for slot in 0..<slots where mask & (Int64(1) << Int64(slot)) != 0 {
+                let old = row[3 + 2 * slot]
+                let new = row[4 + 2 * slot]
+                net[barrier, default: [:]][slot] = (net[barrier]?[slot]?.before ?? old, new)
+            }
+        }
+        return net.values.contains { $0.values.contains { $0.before != $0.after } }
+    }
+
+    /// Closes to merging the entries a coalescing barrier could merge into (the top of each
+    /// stack's undo list, with a coalescing key) whose rows the entries `ids`, about to leave
+    /// history with their log, changed after them: `changedByOthers` could no longer see it.
+    /// Reads the log of an entry only when it took effect after some such top began.
+    static func closeMerging(intoTopsChangedBy ids: [Int64], _ db: Database) throws {
+        var tops = try coalescingTops(db).filter { !ids.contains($0.id) }
+        guard let earliest = tops.map(\.firstSeq).min() else { return }
+        var closed: [Int64] = []
+        for id in ids {
+            let tookEffect = try db.fetchOne(
+                Double.self, "SELECT coalesce(flippedAt, lastSeq) FROM \(barriers) WHERE id = ?",
+                [.integer(id)])
+            guard let tookEffect, tookEffect > Double(earliest), !tops.isEmpty else { continue }
+            let cursor = try db.fetchCursor(
+                """
+                SELECT l.tableId, l.oldRowid, l.newRowid, coalesce(b.flippedAt, l.seq)
+                FROM \(barriers) b CROSS JOIN \(log) l WHERE b.id = ?1 AND \(filedRows("l"))
+                """, [.integer(id)])
+            while !tops.isEmpty, let row = try cursor.next() {
+                let table: Int64 = try row.decode(at: 0)
+                let rowids = [try row.decode(at: 1, as: Int64?.self), try row.decode(at: 2)]
+                let changedAt: Double = try row.decode(at: 3)
+                let changed = tops.filter { top in
+                    rowids.compactMap { $0 }.contains { rowid in
+                        top.lastTouches[RowRef(table: table, rowid: rowid)].map {
+                            Double($0) < changedAt
+                        } ?? false
+                    }
+                }
+                closed += changed.map(\.id)
+                tops.removeAll { top in changed.contains { $0.id == top.id } }
+            }
+        }
+        guard !closed.isEmpty else { return }
+        try db.execute(
+            """
+            UPDATE \(barriers) SET closedToMerging = 1
+            WHERE id IN (SELECT value FROM json_each(?))
+            """, [.text(closed.jsonArray)])
+    }
+
+    /// A row of a tracked table, by the table's number.
+    private struct RowRef: Hashable {
+        var table: Int64
+        var rowid: Int64
+    }
+
+    /// An entry a coalescing barrier could merge into, and the last `seq` at which it touched
+    /// each row (under its key before or after).
+    private struct CoalescingTop {
+        var id: Int64
+        var firstSeq: Int64
+        var lastTouches: [RowRef: Int64]
+    }
+
+    /// The top of each stack's undo list, when it has a coalescing key and is still open to
+    /// merging.
+    private static func coalescingTops(_ db: Database) throws -> [CoalescingTop] {
+        let ids = try db.fetchAll(
+            Row.self,
+            """
+            WITH tops AS (
+                SELECT stackId, max(position) AS position FROM \(barriers)
+                WHERE list = \(List.undo.rawValue) AND supersededBy IS NULL GROUP BY stackId)
+            SELECT b.id, b.firstSeq FROM \(barriers) b JOIN tops USING (stackId, position)
+            WHERE b.list = \(List.undo.rawValue) AND b.supersededBy IS NULL
+                AND b.coalescingKey IS NOT NULL AND NOT b.inverted AND NOT b.closedToMerging
+            """)
+        return try ids.map { row in
+            let id: Int64 = try row.decode(at: 0)
+            var touches: [RowRef: Int64] = [:]
+            let cursor = try db.fetchCursor(
+                "SELECT tableId, oldRowid, newRowid, seq FROM \(log) WHERE \(filedRows())",
+                [.integer(id)])
+            while let touch = try cursor.next() {
+                let table: Int64 = try touch.decode(at: 0)
+                let seq: Int64 = try touch.decode(at: 3)
+                for index in [1, 2] {
+                    guard let rowid = try touch.decode(at: index, as: Int64?.self) else { continue }
+                    touches[RowRef(table: table, rowid: rowid)] = seq
+                }
+            }
+            return CoalescingTop(id: id, firstSeq: try row.decode(at: 1), lastTouches: touches)
+        }
+    }
+}
