@@ -99,10 +99,11 @@ extension UndoLogSchema {
         if retired { try pruneRetiredMoves(db) }
     }
 
-    /// Keeps the key changes of an entry leaving history in `retiredMoves`, as they took effect
-    /// (read the way the entry reads, at its flip if an exact replay flipped it): an older
-    /// action's writes to a row it moved are found through them (`lastWriter`). Returns whether
-    /// it had any.
+    /// Keeps the key changes (moves, inserts, deletes) of an entry leaving history in
+    /// `retiredMoves`, as they took effect (read the way the entry reads, at its flip if an
+    /// exact replay flipped it): an older action's writes to a row it moved are found through
+    /// them, and none past where it inserted or deleted a row (`lastWriter`). Returns whether it
+    /// had any.
     private static func retireMoves(of id: Int64, _ db: Database) throws -> Bool {
         try db.execute(
             """
@@ -113,7 +114,7 @@ extension UndoLogSchema {
                 coalesce(b.flippedAt, l.seq), b.flipOrder,
                 CASE WHEN b.inverted THEN -l.seq ELSE l.seq END
             FROM \(barriers) b CROSS JOIN \(log) l
-            WHERE b.id = ?1 AND \(filedRows("l")) AND l.oldRowid != l.newRowid
+            WHERE b.id = ?1 AND \(filedRows("l")) AND l.oldRowid IS NOT l.newRowid
             """, [.integer(id)])
         return db.changesCount > 0
     }
@@ -225,7 +226,8 @@ extension UndoLogSchema {
     /// Who last wrote the column `slot` of the row now at `rowid`, by the log: its rows are read
     /// in the order they took effect (a row's `seq`, or, for an action an exact replay flipped,
     /// the moment of the flip), newest first, following the row back through its key changes
-    /// (those of actions that left history too, `retiredMoves`) up to a delete at its key.
+    /// (those of actions that left history too, `retiredMoves`) up to its insert, or a delete
+    /// at its key.
     /// Read the way its entry reads now, an action left its new values, or, undone by a flip, its
     /// old ones. An action whose writes of the column net to nothing (a replay that set back what
     /// an application's trigger wrote, a count up and down) did not write it: the value is the
@@ -260,7 +262,9 @@ extension UndoLogSchema {
                 // A flipped action's rows all took effect at once, at its flip.
                 passedFrom = inverted ? tookEffect : Double(first.seq)
             }
-            if let old { identity = old }
+            // Inserted here: no write before is this row's.
+            guard let old else { return nil }
+            identity = old
         }
         return nil
     }

@@ -12,9 +12,10 @@ import SQLiteDatabase
 ///   values before (`o<slot>`) and after (`n<slot>`). An update that keeps the keys is logged
 ///   one row per changed column (see `CaptureTriggers.swift`). Columns without type keep every value
 ///   exactly as SQLite stored it. It has no index: a barrier's rows are found by its span.
-/// - `sqliteundo_retired_moves`: the key changes (a row moved from one rowid to another) of
-///   entries that left history, kept, read the way they took effect, while an older entry is
-///   in history: who wrote a value is found by following the row back through them.
+/// - `sqliteundo_retired_moves`: the key changes (a row moved from one rowid to another,
+///   inserted at one, or deleted from one) of entries that left history, kept, read the way
+///   they took effect, while an older entry is in history: who wrote a value is found by
+///   following the row back through them, to where it was inserted.
 /// - `sqliteundo_barriers`: filed barriers: their stack, list (0 undo, 1 redo), position,
 ///   name, coalescing key, closing time, whether its log reads inverted (an undo that
 ///   restored everything exactly turns the barrier into its own redo by flipping this flag,
@@ -69,6 +70,7 @@ enum UndoLogSchema {
         migrator.registerMigration("sqliteundo-8-retired-moves", addRetiredMoves)
         migrator.registerMigration("sqliteundo-9-kept-by-replay", addKeptByReplay)
         migrator.registerMigration("sqliteundo-10-closed-to-merging", addClosedToMerging)
+        migrator.registerMigration("sqliteundo-11-retired-arrivals", retireArrivalsAndDepartures)
         return migrator
     }
 
@@ -177,6 +179,23 @@ enum UndoLogSchema {
                 tableId INTEGER NOT NULL, oldRowid INTEGER NOT NULL, newRowid INTEGER NOT NULL,
                 tookEffect REAL NOT NULL, flipOrder INTEGER, sub INTEGER NOT NULL);
             CREATE INDEX IF NOT EXISTS \(retiredMoves)_order
+                ON \(retiredMoves)(tableId, tookEffect, flipOrder, sub);
+            """)
+    }
+
+    /// The retired key changes take rows arriving at a key from none (an insert: no old key)
+    /// and leaving one for none (a delete: no new key) too: a row's trail ends there.
+    private static func retireArrivalsAndDepartures(_ db: Database) throws {
+        try db.execute(
+            """
+            CREATE TABLE \(retiredMoves)_new (
+                tableId INTEGER NOT NULL, oldRowid INTEGER, newRowid INTEGER,
+                tookEffect REAL NOT NULL, flipOrder INTEGER, sub INTEGER NOT NULL);
+            INSERT INTO \(retiredMoves)_new
+                SELECT tableId, oldRowid, newRowid, tookEffect, flipOrder, sub FROM \(retiredMoves);
+            DROP TABLE \(retiredMoves);
+            ALTER TABLE \(retiredMoves)_new RENAME TO \(retiredMoves);
+            CREATE INDEX \(retiredMoves)_order
                 ON \(retiredMoves)(tableId, tookEffect, flipOrder, sub);
             """)
     }
