@@ -11,11 +11,12 @@ public enum Invocation: Equatable, Sendable {
 /// Options of the editor.
 public struct EditOptions: Equatable, Sendable {
     public var path: String?
-    public var panes = 2
+    /// How many panes to open; nil: as the notebook was left (2 for a new one).
+    public var panes: Int?
     public var demo = false
     public var undo = true
 
-    public init(path: String? = nil, panes: Int = 2, demo: Bool = false, undo: Bool = true) {
+    public init(path: String? = nil, panes: Int? = nil, demo: Bool = false, undo: Bool = true) {
         self.path = path
         self.panes = panes
         self.demo = demo
@@ -43,7 +44,8 @@ public enum CommandLineOptions {
 
           PATH          the notebook, also given as --db PATH (default:
                         $XDG_DATA_HOME/notes/notes.db, that is ~/.local/share/notes/notes.db)
-          --panes N     how many panes to open, 1 to 9 (default 2)
+          --panes N     how many panes to open, 1 to 9 (default: as the notebook was
+                        left, with their widths, focus and history; 2 for a new one)
           --demo        open a throwaway notebook with hundreds of articles
           --no-undo     edit with undo off (nothing is recorded)
 

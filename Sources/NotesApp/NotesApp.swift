@@ -15,7 +15,11 @@ public final class NotesApp {
     let backend: any TerminalBackend
     let notebookName: String
     /// Open panes, widths and focus, with the history of layout changes (Alt-Z, Alt-Y).
-    var layout = UndoableState(PaneLayout(stackIDs: []), limit: 100, filter: PaneLayout.history)
+    var layout = UndoableState(
+        PaneLayout(stackIDs: []), limit: PaneLayoutStore.historyLimit, filter: PaneLayout.history)
+    /// Whether this notes keeps the notebook's saved layout: not when another notes running on
+    /// it held some of those panes when this one opened.
+    private var ownsSavedLayout = false
     /// Every pane opened in this run by stack id, so that a closed pane comes back as it was.
     private var paneCache: [String: Pane] = [:]
     /// The last message for the status line.
@@ -35,8 +39,9 @@ public final class NotesApp {
     let layoutStore: PaneLayoutStore
     /// The notebook's check for damage (`NotebookOpener` prepares it; it starts once the first
     /// frame is drawn) until it has passed: nothing is written before, not even the leases of the
-    /// panes' stacks. With it, the stacks that had history when the app opened.
-    private var opening: (check: BackgroundCheck, history: Set<String>)?
+    /// panes' stacks. With it, the stacks that had history when the app opened, and the number
+    /// of panes asked for.
+    private var opening: (check: BackgroundCheck, history: Set<String>, paneCount: Int?)?
     /// What ended the app before the user quit: the notebook's check found it damaged.
     public private(set) var failure: (any Error)?
 
@@ -57,10 +62,11 @@ public final class NotesApp {
     ///   - engine: the undo engine, or nil to run with undo off (`--no-undo`).
     ///   - backend: where to draw and read keys.
     ///   - notebookName: shown in the title bar.
-    ///   - paneCount: how many panes to open (their undo stacks come back from the file).
+    ///   - paneCount: how many panes to open, or nil for the layout the notebook was left with
+    ///     (2 panes for a new one). Their undo stacks come back from the file.
     public init(
         database: DatabaseQueue, engine: UndoEngine?, backend: any TerminalBackend,
-        notebookName: String, paneCount: Int
+        notebookName: String, paneCount: Int?
     ) throws {
         self.database = database
         self.engine = engine
@@ -74,8 +80,8 @@ public final class NotesApp {
         }
         let history = Set(try engine?.storedStackIDs() ?? [])
         if let check = database.pendingCheck {
-            opening = (check, history)
-            try showPanes(try layoutStore.choose(count: paneCount, history: history))
+            opening = (check, history, paneCount)
+            try showPanes(try layoutStore.choose(count: paneCount, history: history).layout)
         } else {
             try leasePanes(count: paneCount, history: history)
         }
@@ -88,7 +94,9 @@ public final class NotesApp {
     /// - Returns: false when the app is ending.
     @discardableResult
     func finishOpening(waiting: Bool) -> Bool {
-        guard let (check, history) = opening, waiting || check.isFinished else { return true }
+        guard let (check, history, paneCount) = opening, waiting || check.isFinished else {
+            return true
+        }
         do {
             try check.wait()
         } catch {
@@ -98,7 +106,7 @@ public final class NotesApp {
         }
         opening = nil
         do {
-            try leasePanes(count: layout.present.stackIDs.count, history: history)
+            try leasePanes(count: paneCount, history: history)
         } catch {
             message = "Cannot save the panes: \(error)"
         }
@@ -109,20 +117,22 @@ public final class NotesApp {
     /// articles right (`Notebook.recountArticles`). Another notes that started meanwhile may have
     /// taken some of the stacks shown while the notebook was checked: the panes then get others,
     /// as `claim` chooses.
-    private func leasePanes(count: Int, history: Set<String>) throws {
-        let (ids, isSavedLayout) = try layoutStore.claim(count: count, history: history)
-        if ids != layout.present.stackIDs { try showPanes(ids) }
-        if isSavedLayout { try layoutStore.save(ids, holding: ids) }
+    private func leasePanes(count: Int?, history: Set<String>) throws {
+        let choice = try layoutStore.claim(count: count, history: history)
+        if choice.layout != SavedLayout(layout) { try showPanes(choice.layout) }
+        ownsSavedLayout = choice.isSavedLayout
+        if ownsSavedLayout { try layoutStore.save(SavedLayout(layout), holding: heldStackIDs) }
         if try database.write({ try Notebook.recountArticles($0) }) {
             for pane in panes { pane.invalidate() }
         }
     }
 
-    /// Shows a fresh layout of panes on these stacks, with no history of layout changes.
-    private func showPanes(_ ids: [String]) throws {
+    /// Shows a layout with its history of changes: a pane for every stack it names, so that
+    /// Alt-Z brings back closed panes with their history.
+    private func showPanes(_ saved: SavedLayout) throws {
         paneCache = [:]
-        for id in ids { try makePane(id) }
-        layout = UndoableState(PaneLayout(stackIDs: ids), limit: 100, filter: PaneLayout.history)
+        for id in saved.stackIDs.sorted() { try makePane(id) }
+        layout = saved.undoableState
     }
 
     @discardableResult
@@ -147,7 +157,9 @@ public final class NotesApp {
         set {
             var changed = layout.present
             changed.focus = max(0, min(newValue, changed.stackIDs.count - 1))
+            guard changed != layout.present else { return }
             layout.set(changed)
+            saveLayout()
         }
     }
 
@@ -159,18 +171,30 @@ public final class NotesApp {
         saveLayout()
     }
 
+    /// Saves the layout and its history in the notebook when this notes keeps it, and leases
+    /// the stacks it may show again.
     func saveLayout() {
+        guard opening == nil else { return }
         do {
-            try layoutStore.save(layout.present.stackIDs, holding: paneCache.keys.sorted())
+            if ownsSavedLayout {
+                try layoutStore.save(SavedLayout(layout), holding: heldStackIDs)
+            } else {
+                try layoutStore.lease(heldStackIDs)
+            }
         } catch {
             message = "Cannot save the panes: \(error)"
         }
     }
 
+    /// Every stack this notes may show again: open panes, and closed ones Alt-Z brings back.
+    private var heldStackIDs: [String] {
+        Set(paneCache.keys).union(SavedLayout(layout).stackIDs).sorted()
+    }
+
     /// A stack id no pane has used: this run's panes, the saved layout, stacks with history, and
     /// stacks another running notes holds.
     func freshStackID() throws -> String {
-        var used = Set(paneCache.keys).union(try layoutStore.load())
+        var used = Set(paneCache.keys).union(try layoutStore.savedStackIDs())
         used.formUnion(try engine?.storedStackIDs() ?? [])
         used.formUnion(try layoutStore.heldElsewhere())
         return PaneLayoutStore.freshID(avoiding: used)

@@ -3,7 +3,7 @@ import UndoableState
 
 /// Which panes are open, how wide each is, and which has the focus: the app's in-memory state
 /// whose changes (open, close, resize) can be undone with Alt-Z, through `UndoableState`.
-struct PaneLayout: Equatable, Sendable {
+struct PaneLayout: Codable, Equatable, Sendable {
     /// The panes' undo-stack ids, left to right.
     var stackIDs: [String]
     /// Relative widths, one per pane.
@@ -17,6 +17,14 @@ struct PaneLayout: Equatable, Sendable {
     init(stackIDs: [String]) {
         self.stackIDs = stackIDs
         weights = Array(repeating: Self.defaultWeight, count: stackIDs.count)
+    }
+
+    /// Whether it can be shown: one to nine panes, each once, a width each, the focus on one.
+    var isValid: Bool {
+        (1...9).contains(stackIDs.count) && Set(stackIDs).count == stackIDs.count
+            && weights.count == stackIDs.count
+            && weights.allSatisfy { $0 >= Self.minimumWeight && $0 <= 1000 }
+            && stackIDs.indices.contains(focus)
     }
 
     /// Only opening, closing and resizing go into the history; moving the focus does not.

@@ -1,29 +1,47 @@
 import Foundation
 import SQLiteDatabase
 
-/// Which panes are open, by undo-stack id, kept in the notebook's `settings` table so each pane
-/// gets its history back after a restart.
+/// The pane layout kept in the notebook's `settings` table, so that a restart brings back the
+/// panes with their history, widths and focus, and the layout changes Alt-Z undoes (a closed
+/// pane comes back with its history): `layout`, and `panes` (the open panes' stack ids).
 ///
 /// Also which stacks each running notes holds (`lease.<process id>`): a second notes on the same
 /// notebook gets other stacks, so each process undoes only its own changes, and the first one's
-/// history is not changed under it.
+/// history is not changed under it. The second one leaves the saved layout as it is.
 struct PaneLayoutStore {
     let database: DatabaseQueue
     static let key = "panes"
+    static let layoutKey = "layout"
     static let leasePrefix = "lease."
+    /// How many layout changes Alt-Z can undo.
+    static let historyLimit = 100
     private var leaseKey: String { Self.leasePrefix + String(getpid()) }
 
+    /// The open panes' stack ids, left to right, as saved.
     func load() throws -> [String] {
         try database.read { try Self.stackIDs(Self.key, $0) }
     }
 
-    /// Saves the open panes, and leases `held`: every stack this process may show again (open
-    /// panes, and closed ones Alt-Z brings back).
-    func save(_ stackIDs: [String], holding held: [String]) throws {
+    /// Every stack id the saved layout names, open or in its history.
+    func savedStackIDs() throws -> Set<String> {
+        try database.read { try Self.savedLayout($0)?.stackIDs ?? [] }
+    }
+
+    /// Saves the layout with its history, and leases `held`: every stack this process may show
+    /// again (open panes, and closed ones Alt-Z brings back).
+    func save(_ layout: SavedLayout, holding held: [String]) throws {
+        let saved = layout
+        let text = String(decoding: try JSONEncoder().encode(saved), as: UTF8.self)
         try database.write { db in
-            try Self.store(stackIDs, as: Self.key, db)
+            try Self.store(layout.present.stackIDs, as: Self.key, db)
+            try Self.store([text], as: Self.layoutKey, db)
             try Self.store(held, as: leaseKey, db)
         }
+    }
+
+    /// Leases `held` without saving the layout (a notes whose panes are not the saved ones).
+    func lease(_ held: [String]) throws {
+        try database.write { try Self.store(held, as: leaseKey, $0) }
     }
 
     /// Stacks that other running notes hold.
@@ -31,47 +49,66 @@ struct PaneLayoutStore {
         try database.write { try heldElsewhere($0, removingEnded: true) }
     }
 
-    /// The stacks `claim` would take now, read without writing anything: the panes shown while
+    /// The layout `claim` would take now, read without writing anything: the panes shown while
     /// the notebook may not be written yet (`NotebookOpener` checks it in the background).
-    func choose(count: Int, history: Set<String>) throws -> [String] {
+    func choose(count: Int?, history: Set<String>) throws -> Choice {
         try database.read { db in
             Self.choice(
-                count: count, history: history,
-                held: try heldElsewhere(db, removingEnded: false),
-                saved: try Self.stackIDs(Self.key, db)
-            ).ids
+                count: count, history: history, held: try heldElsewhere(db, removingEnded: false),
+                saved: try Self.savedLayout(db))
         }
     }
 
-    /// Chooses and leases the stacks of `count` panes, in one transaction so that two notes
-    /// starting together never take the same: the saved panes that no running notes holds, then
-    /// fresh ids.
-    /// - Parameter history: stack ids that have history in the file (a fresh id avoids them).
-    /// - Returns: The ids, and whether they are the saved layout's (when another notes holds some
-    ///   of those, this one leaves the saved layout as it is).
-    func claim(count: Int, history: Set<String>) throws -> (ids: [String], isSavedLayout: Bool) {
+    /// Chooses the layout and leases its stacks, in one transaction so that two notes starting
+    /// together never take the same (see `choice`).
+    /// - Parameters:
+    ///   - count: how many panes to open; nil: as many as the saved layout has (2 without one).
+    ///   - history: stack ids that have history in the file.
+    func claim(count: Int?, history: Set<String>) throws -> Choice {
         try database.write { db in
             let choice = Self.choice(
-                count: count, history: history,
-                held: try heldElsewhere(db, removingEnded: true),
-                saved: try Self.stackIDs(Self.key, db))
-            try Self.store(choice.ids, as: leaseKey, db)
+                count: count, history: history, held: try heldElsewhere(db, removingEnded: true),
+                saved: try Self.savedLayout(db))
+            try Self.store(choice.layout.stackIDs.sorted(), as: leaseKey, db)
             return choice
         }
     }
 
-    private static func choice(count: Int, history: Set<String>, held: Set<String>, saved: [String])
-        -> (ids: [String], isSavedLayout: Bool)
+    /// A layout to open, and whether it is the saved one (this notes then keeps it saved).
+    struct Choice {
+        var layout: SavedLayout
+        var isSavedLayout: Bool
+    }
+
+    /// The saved layout when no running notes holds any of its stacks, with `count` panes:
+    /// the rightmost closed (each a layout change Alt-Z undoes) or new ones added. Otherwise
+    /// (another notes holds some), the saved panes that are free, and new ones. New panes take
+    /// stacks with history that nothing names and nobody holds first, then fresh ids.
+    static func choice(count: Int?, history: Set<String>, held: Set<String>, saved: SavedLayout?)
+        -> Choice
     {
-        var ids = Array(saved.filter { !held.contains($0) }.prefix(count))
-        let isSavedLayout = ids == Array(saved.prefix(count))
-        var taken = held.union(saved).union(history)
-        while ids.count < count {
-            let id = freshID(avoiding: taken.union(ids))
-            ids.append(id)
+        let count = count ?? saved.map { max(1, $0.present.stackIDs.count) } ?? 2
+        let isSavedLayout = saved.map { $0.stackIDs.isDisjoint(with: held) } ?? true
+        var layout =
+            isSavedLayout
+            ? saved ?? SavedLayout(past: [], present: PaneLayout(stackIDs: []), future: [])
+            : SavedLayout(
+                past: [],
+                present: PaneLayout(
+                    stackIDs: saved?.present.stackIDs.filter { !held.contains($0) } ?? []),
+                future: [])
+        while layout.present.stackIDs.count > count { layout.closeLastPane() }
+        var taken = held.union(layout.stackIDs).union(saved?.stackIDs ?? [])
+        var orphans = history.subtracting(taken).sorted { ($0.count, $0) < ($1.count, $1) }
+        while layout.present.stackIDs.count < count {
+            let id =
+                orphans.isEmpty ? freshID(avoiding: taken.union(history)) : orphans.removeFirst()
+            layout.present.stackIDs.append(id)
+            layout.present.weights.append(PaneLayout.defaultWeight)
             taken.insert(id)
         }
-        return (ids, isSavedLayout)
+        layout.present.focus = min(layout.present.focus, count - 1)
+        return Choice(layout: layout, isSavedLayout: isSavedLayout)
     }
 
     /// The first `pane-N` not in `taken`.
@@ -101,6 +138,20 @@ struct PaneLayoutStore {
             }
         }
         return held
+    }
+
+    /// The saved layout: `layout`, or for a notebook saved before it, the panes of `panes`.
+    private static func savedLayout(_ db: Database) throws -> SavedLayout? {
+        if let text = try db.fetchOne(
+            String.self, "SELECT value FROM settings WHERE key = ?", [.text(layoutKey)]),
+            let saved = try? JSONDecoder().decode(SavedLayout.self, from: Data(text.utf8)),
+            saved.isValid
+        {
+            return saved
+        }
+        let ids = try stackIDs(key, db)
+        return ids.isEmpty
+            ? nil : SavedLayout(past: [], present: PaneLayout(stackIDs: ids), future: [])
     }
 
     private static func stackIDs(_ key: String, _ db: Database) throws -> [String] {

@@ -65,6 +65,25 @@ public struct UndoableState<State: Equatable> {
         self.filter = filter
     }
 
+    /// Restores a history saved earlier (its `past`, `present` and `future`), for example
+    /// across a restart of the program, trimmed to `limit`.
+    ///
+    /// - Parameters:
+    ///   - past: The states before `present`, oldest first.
+    ///   - present: The current state.
+    ///   - future: The states redo moves forward through, the next one first.
+    ///   - limit: As in ``init(_:limit:filter:)``.
+    ///   - filter: As in ``init(_:limit:filter:)``.
+    public init(
+        past: [State], present: State, future: [State], limit: Int? = nil,
+        filter: (@Sendable (State, State) -> Bool)? = nil
+    ) {
+        self.init(present, limit: limit, filter: filter)
+        self.past = past
+        self.future = future
+        trimToLimit()
+    }
+
     /// Whether there is a recorded state to go back to.
     public var canUndo: Bool { !past.isEmpty }
 

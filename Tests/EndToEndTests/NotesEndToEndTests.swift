@@ -80,6 +80,42 @@ import Testing
         try reopened.waitFor("EXIT=0")
     }
 
+    /// Issue 18, item 4: three panes, pane 3 rates an article, quit, reopen: three panes again,
+    /// pane 3 focused with its history; a pane closed before quitting comes back with Alt-Z.
+    @Test func layoutAndHistoryComeBackAfterARestart() throws {
+        var session: TmuxSession? = try TmuxSession(
+            arguments: ["--db", notebook, "--panes", "3"], width: 100, height: 24,
+            folder: folder)
+        try session?.waitFor("Welcome to notes")
+        try session?.send("Tab", "Tab", "4")
+        try session?.waitFor("Pane 3 │ Undo Set Rating")
+        try session?.send("C-q")
+        try session?.waitFor("EXIT=0")
+        session = nil
+
+        session = try TmuxSession(
+            arguments: ["--db", notebook], width: 100, height: 24, folder: folder)
+        var screen = try session?.waitFor("Pane 3 │ Undo Set Rating") ?? ""
+        #expect(screen.contains("│ 3 All articles"))
+        try session?.send("C-x")
+        try session?.waitFor("Closed the pane")
+        try session?.send("C-q")
+        try session?.waitFor("EXIT=0")
+        session = nil
+
+        let reopened = try TmuxSession(
+            arguments: ["--db", notebook], width: 100, height: 24, folder: folder)
+        screen = try reopened.waitFor("│ 2 All articles")
+        #expect(!screen.contains("3 All articles"))
+        try reopened.send("M-z")
+        screen = try reopened.waitFor("Undid a layout change")
+        #expect(status(screen).hasPrefix(" Pane 3 │ Undo Set Rating"))
+        try reopened.send("C-z")
+        try reopened.waitFor("Undid Set Rating")
+        try reopened.send("C-q")
+        try reopened.waitFor("EXIT=0")
+    }
+
     @Test func typingWithEmojiAndCJKThenUndoRemovesExactlyTheLastRun() throws {
         let session = try TmuxSession(
             arguments: ["--db", notebook], width: 100, height: 30, folder: folder)

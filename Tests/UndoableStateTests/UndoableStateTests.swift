@@ -321,4 +321,23 @@ import UndoableState
 
         #expect(history.timeline == Timeline(past: [0], present: 4, future: []))
     }
+
+    // MARK: Restoring
+
+    @Test func aRestoredHistoryUndoesAndRedoesAsTheSavedOne() {
+        var saved = UndoableState(0, limit: 2)
+        for value in 1...4 { saved.set(value) }
+        saved.undo()
+        var restored = UndoableState(
+            past: saved.past, present: saved.present, future: saved.future, limit: 2)
+        #expect(restored == saved)
+        #expect(restored.timeline == Timeline(past: [2], present: 3, future: [4]))
+        restored.undo()
+        #expect(restored.timeline == Timeline(past: [], present: 2, future: [3, 4]))
+    }
+
+    @Test func aRestoredHistoryIsTrimmedToItsLimit() {
+        let restored = UndoableState(past: [0, 1, 2], present: 3, future: [4, 5, 6], limit: 2)
+        #expect(restored.timeline == Timeline(past: [1, 2], present: 3, future: [4, 5]))
+    }
 }
