@@ -106,37 +106,38 @@ extension UndoLogSchema {
         return net.values.contains { $0.values.contains { $0.before != $0.after } }
     }
 
-    /// Closes to merging the entries a coalescing barrier could merge into (the top of each
-    /// stack's undo list, with a coalescing key) whose rows the entries `ids`, about to leave
-    /// history with their log, changed after them: `changedByOthers` could no longer see it.
-    /// Reads the log of an entry only when it took effect after some such top began.
-    static func closeMerging(intoTopsChangedBy ids: [Int64], _ db: Database) throws {
-        var tops = try coalescingTops(db).filter { !ids.contains($0.id) }
-        guard let earliest = tops.map(\.firstSeq).min() else { return }
+    /// Closes to merging the entries a coalescing barrier could still merge into (those with a
+    /// coalescing key not yet closed: the last registered of their stack, or left open by an engine that closed) whose rows the entries
+    /// `ids`, about to leave history with their log, changed after them: `changedByOthers`
+    /// could no longer see it. Reads the log of an entry only when it took effect after some
+    /// such entry began.
+    static func closeMerging(intoEntriesChangedBy ids: [Int64], _ db: Database) throws {
+        var open = try entriesOpenToMerging(db).filter { !ids.contains($0.id) }
+        guard let earliest = open.map(\.firstSeq).min() else { return }
         var closed: [Int64] = []
         for id in ids {
             let tookEffect = try db.fetchOne(
                 Double.self, "SELECT coalesce(flippedAt, lastSeq) FROM \(barriers) WHERE id = ?",
                 [.integer(id)])
-            guard let tookEffect, tookEffect > Double(earliest), !tops.isEmpty else { continue }
+            guard let tookEffect, tookEffect > Double(earliest), !open.isEmpty else { continue }
             let cursor = try db.fetchCursor(
                 """
                 SELECT l.tableId, l.oldRowid, l.newRowid, coalesce(b.flippedAt, l.seq)
                 FROM \(barriers) b CROSS JOIN \(log) l WHERE b.id = ?1 AND \(filedRows("l"))
                 """, [.integer(id)])
-            while !tops.isEmpty, let row = try cursor.next() {
+            while !open.isEmpty, let row = try cursor.next() {
                 let table: Int64 = try row.decode(at: 0)
                 let rowids = [try row.decode(at: 1, as: Int64?.self), try row.decode(at: 2)]
                 let changedAt: Double = try row.decode(at: 3)
-                let changed = tops.filter { top in
+                let changed = open.filter { entry in
                     rowids.compactMap { $0 }.contains { rowid in
-                        top.lastTouches[RowRef(table: table, rowid: rowid)].map {
+                        entry.lastTouches[RowRef(table: table, rowid: rowid)].map {
                             Double($0) < changedAt
                         } ?? false
                     }
                 }
                 closed += changed.map(\.id)
-                tops.removeAll { top in changed.contains { $0.id == top.id } }
+                open.removeAll { entry in changed.contains { $0.id == entry.id } }
             }
         }
         guard !closed.isEmpty else { return }
@@ -147,6 +148,18 @@ extension UndoLogSchema {
             """, [.text(closed.jsonArray)])
     }
 
+    /// Closes to merging a stack's entries that a coalescing barrier could merge into, but
+    /// `except`: a new action, an undo or a redo ended the typing run. Finds them by the
+    /// partial index of the entries open to merging (a few).
+    static func closeMerging(ofStack stackID: String, except: Int64?, _ db: Database) throws {
+        try db.execute(
+            """
+            UPDATE \(barriers) SET closedToMerging = 1
+            WHERE coalescingKey IS NOT NULL AND closedToMerging = 0 AND stackId = ?1
+                AND id IS NOT ?2
+            """, [.text(stackID), except.map { .integer($0) } ?? .null])
+    }
+
     /// A row of a tracked table, by the table's number.
     private struct RowRef: Hashable {
         var table: Int64
@@ -155,26 +168,21 @@ extension UndoLogSchema {
 
     /// An entry a coalescing barrier could merge into, and the last `seq` at which it touched
     /// each row (under its key before or after).
-    private struct CoalescingTop {
+    private struct OpenEntry {
         var id: Int64
         var firstSeq: Int64
         var lastTouches: [RowRef: Int64]
     }
 
-    /// The top of each stack's undo list, when it has a coalescing key and is still open to
-    /// merging.
-    private static func coalescingTops(_ db: Database) throws -> [CoalescingTop] {
-        let ids = try db.fetchAll(
+    /// The entries with a coalescing key not closed to merging, by their partial index.
+    private static func entriesOpenToMerging(_ db: Database) throws -> [OpenEntry] {
+        let entries = try db.fetchAll(
             Row.self,
             """
-            WITH tops AS (
-                SELECT stackId, max(position) AS position FROM \(barriers)
-                WHERE list = \(List.undo.rawValue) AND supersededBy IS NULL GROUP BY stackId)
-            SELECT b.id, b.firstSeq FROM \(barriers) b JOIN tops USING (stackId, position)
-            WHERE b.list = \(List.undo.rawValue) AND b.supersededBy IS NULL
-                AND b.coalescingKey IS NOT NULL AND NOT b.inverted AND NOT b.closedToMerging
+            SELECT id, firstSeq FROM \(barriers)
+            WHERE coalescingKey IS NOT NULL AND closedToMerging = 0
             """)
-        return try ids.map { row in
+        return try entries.map { row in
             let id: Int64 = try row.decode(at: 0)
             var touches: [RowRef: Int64] = [:]
             let cursor = try db.fetchCursor(
@@ -188,7 +196,7 @@ extension UndoLogSchema {
                     touches[RowRef(table: table, rowid: rowid)] = seq
                 }
             }
-            return CoalescingTop(id: id, firstSeq: try row.decode(at: 1), lastTouches: touches)
+            return OpenEntry(id: id, firstSeq: try row.decode(at: 1), lastTouches: touches)
         }
     }
 }

@@ -26,7 +26,8 @@ import SQLiteDatabase
 ///   superseded by the replay's inverse (`supersededBy`, and `keptByReplay` when that replay
 ///   kept some of its changes): on no list, its log kept for `lastWriter` until the entry that
 ///   took its place goes. `closedToMerging`: a typing step may no longer merge into the entry
-///   (another change to its rows left history with its log).
+///   (its run ended, or another change to its rows left history with its log; the entries
+///   still open to merging are indexed).
 ///
 /// Why a span and not an index on `barrier`: the index costs a second b-tree insert for every
 /// captured row (a fifth of a bulk capture) and a lookup per row when reading; a span reads the
@@ -208,13 +209,24 @@ enum UndoLogSchema {
             "ALTER TABLE \(barriers) ADD COLUMN keptByReplay INTEGER NOT NULL DEFAULT 0")
     }
 
-    /// Whether a coalescing barrier may no longer merge into an entry: another change to its
+    /// Whether a coalescing barrier may no longer merge into an entry: its stack registered
+    /// another action or replayed one since (the typing run ended), or another change to its
     /// rows since left history with its log, so the log no longer shows it (see
-    /// `closeMerging`).
+    /// `closeMerging`). Entries filed before are closed: what may merge was kept in memory
+    /// only, and is forgotten when the engine closes. A partial index finds the open ones.
     private static func addClosedToMerging(_ db: Database) throws {
-        guard try !barrierColumns(db).contains("closedToMerging") else { return }
+        if try !barrierColumns(db).contains("closedToMerging") {
+            try db.execute(
+                """
+                ALTER TABLE \(barriers) ADD COLUMN closedToMerging INTEGER NOT NULL DEFAULT 0;
+                UPDATE \(barriers) SET closedToMerging = 1 WHERE coalescingKey IS NOT NULL;
+                """)
+        }
         try db.execute(
-            "ALTER TABLE \(barriers) ADD COLUMN closedToMerging INTEGER NOT NULL DEFAULT 0")
+            """
+            CREATE INDEX IF NOT EXISTS \(barriers)_openToMerging ON \(barriers)(stackId)
+                WHERE coalescingKey IS NOT NULL AND closedToMerging = 0
+            """)
     }
 
     private static func barrierColumns(_ db: Database) throws -> [String] {

@@ -28,6 +28,9 @@ public final class UndoStack: Sendable {
         /// The last barrier registered with no undo or redo since: the only one a coalescing
         /// barrier may merge into.
         var coalescible: Int64?
+        /// Whether the file may hold entries of this stack open to merging other than the
+        /// coalescible one (`closedToMerging`): unknown when the lists are read.
+        var fileMayHoldOpenEntries = true
     }
 
     init(engine: UndoEngine, id: String, entries: StackEntries) {
@@ -121,6 +124,7 @@ public final class UndoStack: Sendable {
                 // barrier (merged into this entry) or replayed this entry already.
                 guard let top = top(of: list) else { return nil }
                 replayed = top
+                try closeMergingInFile(except: nil, db)
                 let (inverse, reverted) = try engine.revert(
                     barrier: top.id, inverted: top.inverted, named: top.name, db)
                 let conflicts = reverted.conflicts
@@ -188,6 +192,7 @@ public final class UndoStack: Sendable {
             return merged
         }
         guard let entry = try insertEntry(barrier, list: .undo, db) else { return nil }
+        try closeMergingInFile(except: entry, db)
         noteRunning(barrier, in: entry.id)
         entries.withLock { $0.undo.append(entry) }
         if !barrier.isRunning { try clearRedoAndTrim(db) }
@@ -332,6 +337,17 @@ public final class UndoStack: Sendable {
     func reload(_ db: Database) throws {
         let loaded = try UndoLogSchema.entries(ofStack: id, db)
         entries.withLock { $0 = loaded }
+        settings.withLock { $0.fileMayHoldOpenEntries = true }
+    }
+
+    /// Ends the typing run in the file (a new action, an undo or a redo): closes this stack's
+    /// entries to merging but `entry`, the one a coalescing barrier may merge into next, when
+    /// the file may hold any. Other stacks' undos read it (`UndoLogSchema.closeMerging`).
+    private func closeMergingInFile(except entry: StackEntry?, _ db: Database) throws {
+        if settings.withLock({ $0.fileMayHoldOpenEntries }) {
+            try UndoLogSchema.closeMerging(ofStack: id, except: entry?.id, db)
+        }
+        settings.withLock { $0.fileMayHoldOpenEntries = entry?.coalescingKey != nil }
     }
 
     // MARK: Events

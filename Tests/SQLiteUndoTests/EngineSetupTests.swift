@@ -60,7 +60,8 @@ struct Article: Table {
         #expect(
             names == [
                 "sqliteundo_barriers", "sqliteundo_barriers_flippedAt",
-                "sqliteundo_barriers_flips", "sqliteundo_barriers_superseded", "sqliteundo_columns",
+                "sqliteundo_barriers_flips", "sqliteundo_barriers_openToMerging",
+                "sqliteundo_barriers_superseded", "sqliteundo_columns",
                 "sqliteundo_log", "sqliteundo_migrations", "sqliteundo_retired_moves",
                 "sqliteundo_retired_moves_order", "sqliteundo_tables",
             ])

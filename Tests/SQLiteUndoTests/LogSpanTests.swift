@@ -121,7 +121,8 @@ import Testing
         #expect(
             indexes.sorted() == [
                 "sqliteundo_barriers_flippedAt", "sqliteundo_barriers_flips",
-                "sqliteundo_barriers_superseded", "sqliteundo_retired_moves_order",
+                "sqliteundo_barriers_openToMerging", "sqliteundo_barriers_superseded",
+                "sqliteundo_retired_moves_order",
             ])
         let migrations = try db.read {
             try Migrator.appliedMigrations($0, recordTable: "sqliteundo_migrations")
