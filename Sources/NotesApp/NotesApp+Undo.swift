@@ -11,12 +11,16 @@ extension NotesApp {
             return
         }
         do {
+            let oppositeCount = { (undoing ? stack.state.redo : stack.state.undo).count }
+            let before = oppositeCount()
             guard let event = undoing ? try stack.undo() : try stack.redo() else {
                 message = "Pane \(number): nothing to \(undoing ? "undo" : "redo")"
                 return
             }
             reveal(event, in: pane)
-            message = describe(event)
+            // A replay that restored nothing (all of it changed since) files nothing to replay
+            // back: the step leaves the lists.
+            message = describe(event, changedNothing: oppositeCount() == before)
         } catch {
             message = "\(error)"
         }
@@ -78,36 +82,60 @@ extension NotesApp {
         }
     }
 
-    /// "Undid Delete Article", with the later edits that were kept, in words:
-    /// "Undid Typing; kept pane 2's later edit of Title".
-    func describe(_ event: UndoEvent) -> String {
-        var text = (event.kind == .undo ? "Undid " : "Redid ") + event.name
-        var kept: [String] = []
+    /// "Undid Delete Article", with what was kept and why, in words: "Undid Typing; kept Title:
+    /// pane 2 changed it since", or, when all of it was kept, "Nothing undone: pane 2 changed
+    /// Title since".
+    func describe(_ event: UndoEvent, changedNothing: Bool = false) -> String {
+        var clauses: [String] = []
+        let others = (try? layoutStore.heldByOthers()) ?? []
         // updatedAt is bookkeeping, not something the person edited.
         for conflict in event.conflicts where conflict.column != "updatedAt" {
-            let phrase: String
+            let clause: String
             switch conflict.reason {
             case .changedSince:
-                let field =
-                    conflict.column.map(Self.fieldName)
-                    ?? (conflict.table == Author.tableName ? "the author" : "the whole article")
-                phrase = "kept \(author(of: conflict))'s later edit of \(field)"
+                let who = who(made: conflict, others: others)
+                let (verb, what) = change(kept: conflict)
+                clause =
+                    changedNothing
+                    ? "\(who) \(verb) \(what) since" : "kept \(what): \(who) \(verb) it since"
             case .foreignKey:
-                phrase = Self.describeKeptReference(conflict)
+                clause = Self.describeKeptReference(conflict)
             }
-            if !kept.contains(phrase) { kept.append(phrase) }
+            if !clauses.contains(clause) { clauses.append(clause) }
         }
-        if !kept.isEmpty { text += "; " + kept.joined(separator: ", ") }
-        return text
+        if changedNothing {
+            let verb = event.kind == .undo ? "undone" : "redone"
+            return "Nothing \(verb)"
+                + (clauses.isEmpty ? "" : ": " + clauses.joined(separator: ", "))
+        }
+        let text = (event.kind == .undo ? "Undid " : "Redid ") + event.name
+        return clauses.isEmpty ? text : text + "; " + clauses.joined(separator: ", ")
     }
 
-    /// Who made a kept change: "pane 2", "a closed pane", or "someone else" (another program).
-    private func author(of conflict: UndoConflict) -> String {
+    /// Who made a kept change: "pane 2", "a closed pane" (of this window, or of a notes that
+    /// quit), "another notes window" (a notes running on the notebook), or "someone else"
+    /// (another program, or a change outside any undo step).
+    private func who(made conflict: UndoConflict, others: Set<String>) -> String {
         guard let stackID = conflict.keptFrom else { return "someone else" }
         if let index = panes.firstIndex(where: { $0.stackID == stackID }) {
             return "pane \(index + 1)"
         }
-        return "a closed pane"
+        return others.contains(stackID) ? "another notes window" : "a closed pane"
+    }
+
+    /// What the kept change did, and to what: ("changed", "Title"), ("deleted", "the
+    /// article"), ("changed", "the author's name").
+    private func change(kept conflict: UndoConflict) -> (verb: String, what: String) {
+        let isAuthor = conflict.table == Author.tableName
+        if let column = conflict.column {
+            return ("changed", isAuthor ? "the author's name" : Self.fieldName(column))
+        }
+        let exists = try? database.read { db in
+            try db.fetchOne(
+                Int.self, "SELECT EXISTS (SELECT 1 FROM \"\(conflict.table)\" WHERE rowid = ?)",
+                [.integer(conflict.rowid)]) == 1
+        }
+        return (exists == false ? "deleted" : "changed", isAuthor ? "the author" : "the article")
     }
 
     /// A value kept because the replay would have broken a reference between articles and

@@ -49,6 +49,11 @@ struct PaneLayoutStore {
         try database.write { try heldElsewhere($0, removingEnded: true) }
     }
 
+    /// Stacks that other running notes hold, read without writing anything.
+    func heldByOthers() throws -> Set<String> {
+        try database.read { try heldElsewhere($0, removingEnded: false) }
+    }
+
     /// The layout `claim` would take now, read without writing anything: the panes shown while
     /// the notebook may not be written yet (`NotebookOpener` checks it in the background).
     func choose(count: Int?, history: Set<String>) throws -> Choice {

@@ -202,7 +202,7 @@ import Testing
         fixture.press(.enter, .tab, .character("a"))
         fixture.type("Yolanda")
         fixture.press(.enter, .backTab, .control("z"))
-        #expect(fixture.app.message == "Undid Set Author; kept pane 2's later edit of Author")
+        #expect(fixture.app.message == "Undid Set Author; kept Author: pane 2 changed it since")
         #expect(try authorNames(fixture) == ["Alice", "Yolanda"])
 
         fixture.press(.tab, .control("z"))
