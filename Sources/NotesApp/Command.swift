@@ -66,8 +66,8 @@ enum Keymap {
         case .down: return .moveDown
         case .pageUp: return .pageUp
         case .pageDown: return .pageDown
-        case .home: return .moveToStart
-        case .end: return .moveToEnd
+        case .home, .controlHome: return .moveToStart
+        case .end, .controlEnd: return .moveToEnd
         case .enter where inList: return .open
         case .escape: return .back
         case .control("n"): return .newArticle

@@ -16,6 +16,9 @@ extension NotesApp {
             }
         case .backspace: edit(name: "Delete Text") { $0.deleteBackward() }
         case .delete: edit(name: "Delete Text") { $0.deleteForward() }
+        case .altBackspace: edit(name: "Delete Text") { $0.deleteWordBackward() }
+        // Tab in the body is typed; in the title it goes to the body (Shift-Tab: back).
+        case .tab where editor.field == .body: edit(insert: "\t", name: "Typing")
         case .tab, .backTab: focusedPane.editor?.switchField()
         case .left: move { $0.moveLeft() }
         case .right: move { $0.moveRight() }
@@ -23,6 +26,8 @@ extension NotesApp {
         case .down: move { $0.moveDown() }
         case .home, .control("a"): move { $0.moveToLineStart() }
         case .end, .control("e"): move { $0.moveToLineEnd() }
+        case .controlHome: move { $0.moveToStart() }
+        case .controlEnd: move { $0.moveToEnd() }
         case .pageUp: move { $0.pageUp() }
         case .pageDown: move { $0.pageDown() }
         case .alt("b"): move { $0.moveWordLeft() }

@@ -89,9 +89,10 @@ struct ScreenRenderer {
             parts.append("Undo off")
         }
         if let message = app.message { parts.append(message) }
+        let width = layout.statusLine.width
         canvas.put(
-            " " + parts.joined(separator: " │ "), at: layout.statusLine.origin, style: Theme.status,
-            maxWidth: layout.statusLine.width)
+            DisplayWidth.fitting(" " + parts.joined(separator: " │ "), in: width),
+            at: layout.statusLine.origin, style: Theme.status, maxWidth: width)
     }
 
     /// The keys of a list, where letters, digits and Delete are commands.
@@ -109,7 +110,7 @@ struct ScreenRenderer {
     /// The keys of an open article, where letters, digits and Delete edit the text.
     static let editorShortcuts: [[(key: String, label: String)]] = [
         [
-            ("^Z", "Undo"), ("^Y", "Redo"), ("^N", "New"), ("Tab", "Title/Body"),
+            ("^Z", "Undo"), ("^Y", "Redo"), ("^N", "New"), ("S-Tab", "Title/Body"),
             ("M-B", "Word left"), ("M-F", "Word right"),
         ],
         [

@@ -1,14 +1,18 @@
 import TerminalUI
 
-/// The styles of the screen, in the terminal's 16 colors (attributes only under `NO_COLOR`,
-/// which the curses backend handles).
+/// The styles of the screen, in the terminal's 16 colors. Under `NO_COLOR` (which the curses
+/// backend handles) only the attributes remain, so each style says what it means by them too:
+/// reverse for the focused pane's header and for what is selected, underline and bold for rows
+/// an undo brought back. Colors on reverse are given swapped (reverse swaps them back).
 enum Theme {
     static let titleBar = CellStyle(reverse: true)
-    static let focusedHeader = CellStyle(foreground: .black, background: .cyan, bold: true)
-    static let header = CellStyle(reverse: true, dim: true)
+    static let focusedHeader = CellStyle(
+        foreground: .cyan, background: .black, bold: true, reverse: true)
+    static let header = CellStyle(underline: true, dim: true)
     static let selectedFocused = CellStyle(reverse: true)
     static let selected = CellStyle(underline: true)
-    static let highlighted = CellStyle(foreground: .black, background: .yellow, bold: true)
+    static let highlighted = CellStyle(
+        foreground: .black, background: .yellow, bold: true, underline: true)
     static let secondary = CellStyle(dim: true)
     static let separator = CellStyle(dim: true)
     static let articleTitle = CellStyle(bold: true)
@@ -16,5 +20,5 @@ enum Theme {
     static let status = CellStyle(bold: true)
     static let shortcutKey = CellStyle(reverse: true)
     static let overlay = CellStyle(foreground: .white, background: .blue)
-    static let overlaySelected = CellStyle(foreground: .black, background: .cyan)
+    static let overlaySelected = CellStyle(foreground: .cyan, background: .black, reverse: true)
 }

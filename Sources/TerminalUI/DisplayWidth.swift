@@ -8,7 +8,8 @@
 /// grapheme takes the width of its first scalar, except that emoji sequences
 /// (ZWJ sequences, flags, and anything with the emoji presentation selector
 /// U+FE0F) take 2. Control characters never reach the terminal: they are drawn
-/// as a visible stand-in ("^X", or U+FFFD), and measure as that stand-in.
+/// as a visible stand-in ("^X", or U+FFFD; a tab as four spaces), and measure as that
+/// stand-in.
 public enum DisplayWidth {
     /// The columns one grapheme takes on screen (0, 1 or 2; more for a control stand-in).
     public static func of(_ character: Character) -> Int {
@@ -22,6 +23,22 @@ public enum DisplayWidth {
             total += Glyph(character).width
         }
         return total
+    }
+
+    /// `text` as it fits in `width` columns: whole, or cut with "…" in its last column, so that
+    /// a cut line says it was cut.
+    public static func fitting(_ text: some StringProtocol, in width: Int) -> String {
+        guard width > 0 else { return "" }
+        guard of(text) > width else { return String(text) }
+        var kept = ""
+        var used = 0
+        for character in text {
+            let next = Glyph(character).width
+            guard used + next <= width - 1 else { break }
+            kept.append(character)
+            used += next
+        }
+        return kept + "…"
     }
 }
 
@@ -73,9 +90,11 @@ enum Glyph: Equatable {
         scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value < 0xA0)
     }
 
-    /// "^X" for a C0 control or DEL (as shells show them), U+FFFD for C1 controls.
+    /// Four spaces for a tab, "^X" for another C0 control or DEL (as shells show them), U+FFFD
+    /// for C1 controls.
     private static func controlPicture(_ scalar: Unicode.Scalar) -> String {
         switch scalar.value {
+        case 0x09: return "    "
         case 0..<0x20:
             guard let letter = Unicode.Scalar(scalar.value + 0x40) else { return "\u{FFFD}" }
             return "^" + String(Character(letter))

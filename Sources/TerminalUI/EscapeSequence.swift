@@ -3,7 +3,7 @@
 /// Terminals agree on these far more than terminfo suggests: xterm, VTE,
 /// kitty, rxvt, tmux and screen all send the VT220/xterm forms below, with
 /// the SS3 forms for arrows in application cursor mode. Modifiers on keys
-/// (`ESC [ 1 ; 5 A` for Ctrl-Up) are accepted and dropped.
+/// (`ESC [ 1 ; 5 A` for Ctrl-Up) are accepted and dropped, but Ctrl on Home and End.
 enum EscapeSequence {
     /// What a complete control sequence asks the decoder to do.
     enum Action: Equatable {
@@ -34,19 +34,21 @@ enum EscapeSequence {
             return .event(.mouse(mouse))
         }
         let values = numbers(in: parameters[...])
+        // xterm's modifier parameter is 1 plus a bit mask, Ctrl being 4.
+        let control = values.count > 1 && ((values[1] ?? 1) - 1) & 4 != 0
         switch final {
         case "A": return .event(.key(.up))
         case "B": return .event(.key(.down))
         case "C": return .event(.key(.right))
         case "D": return .event(.key(.left))
-        case "H": return .event(.key(.home))
-        case "F": return .event(.key(.end))
+        case "H": return .event(.key(control ? .controlHome : .home))
+        case "F": return .event(.key(control ? .controlEnd : .end))
         case "Z": return .event(.key(.backTab))
         case "P": return .event(.key(.function(1)))
         case "Q": return .event(.key(.function(2)))
         case "R": return .event(.key(.function(3)))
         case "S": return .event(.key(.function(4)))
-        case "~": return tilde((values.first ?? nil) ?? 0)
+        case "~": return tilde((values.first ?? nil) ?? 0, control: control)
         default: return .ignore
         }
     }
@@ -72,13 +74,13 @@ enum EscapeSequence {
     }
 
     /// Decodes `ESC [ number ~`: editing keys, F5 and up, and the paste start.
-    private static func tilde(_ number: Int) -> Action {
+    private static func tilde(_ number: Int, control: Bool) -> Action {
         let key: Key
         switch number {
-        case 1, 7: key = .home
+        case 1, 7: key = control ? .controlHome : .home
         case 2: key = .insert
         case 3: key = .delete
-        case 4, 8: key = .end
+        case 4, 8: key = control ? .controlEnd : .end
         case 5: key = .pageUp
         case 6: key = .pageDown
         case 11...15: key = .function(number - 10)

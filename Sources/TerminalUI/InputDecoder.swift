@@ -119,6 +119,9 @@ public struct InputDecoder: Sendable {
         case .scalar(let scalar) where !Self.isControl(scalar):
             state = .ground
             events.append(.key(.alt(Character(scalar))))
+        case .scalar("\u{7F}"), .scalar("\u{08}"):
+            state = .ground
+            events.append(.key(.altBackspace))
         case .scalar:
             state = .ground
             events.append(.key(.escape))

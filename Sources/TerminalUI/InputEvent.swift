@@ -29,6 +29,10 @@ public enum Key: Hashable, Sendable {
     case home
     /// End.
     case end
+    /// Ctrl-Home (`ESC [ 1 ; 5 H`).
+    case controlHome
+    /// Ctrl-End (`ESC [ 1 ; 5 F`).
+    case controlEnd
     /// Page Up.
     case pageUp
     /// Page Down.
@@ -39,6 +43,8 @@ public enum Key: Hashable, Sendable {
     case delete
     /// Backspace.
     case backspace
+    /// Alt-Backspace (ESC, then DEL or Ctrl-H).
+    case altBackspace
     /// Enter or Return.
     case enter
     /// Tab.

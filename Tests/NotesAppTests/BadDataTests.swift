@@ -86,7 +86,7 @@ import Testing
         #expect(FuzzSession.controlCharacter(on: try #require(backend.lastCanvas)) == nil)
 
         // Editing works and writes valid text; undo brings the title back byte for byte.
-        press(app, backend, .tab, .end, .character("!"))
+        press(app, backend, .backTab, .end, .character("!"))
         let edited = try database.read {
             try $0.fetchOne(String.self, "SELECT title FROM articles WHERE title LIKE 'Bad%'")
         }

@@ -68,9 +68,9 @@ import Testing
         #expect(undoNames(fixture) == ["Typing", "Typing"])
     }
 
-    @Test func titleTakesNoLineBreaksAndTabSwitchesFields() throws {
+    @Test func titleTakesNoLineBreaksAndShiftTabSwitchesFields() throws {
         let fixture = try AppFixture()
-        fixture.press(.enter, .tab, .end)
+        fixture.press(.enter, .backTab, .end)
         fixture.type("!")
         fixture.backend.enqueue(.paste("x\ny"))
         fixture.app.processPendingEvents()
@@ -96,10 +96,11 @@ import Testing
 
     @Test func twoPanesOnOneArticleSeeEachOtherAndUndoKeepsTheOthersTyping() throws {
         let fixture = try AppFixture()
-        fixture.press(.enter, .tab)  // pane 1 edits the title of article 3
+        fixture.press(.enter, .backTab)  // pane 1 edits the title of article 3
         fixture.press(.end)
         fixture.type(" one")
-        fixture.press(.control("w"), .enter, .tab, .end)  // pane 2 opens the same article's title
+        // Pane 2 opens the same article's title.
+        fixture.press(.control("w"), .enter, .backTab, .end)
         #expect(fixture.app.panes[1].editor?.title.text == "Article 3 one")
         fixture.type(" two")
         // Pane 1 shows pane 2's typing live.

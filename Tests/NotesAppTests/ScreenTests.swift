@@ -49,7 +49,7 @@ import Testing
                                                         │
                                                         │
                  Pane 1 │ Nothing to undo │ Nothing to redo
-                ^Z Undo  ^Y Redo  ^N New  Tab Title/Body  M-B Word left  M-F Word right
+                ^Z Undo  ^Y Redo  ^N New  S-Tab Title/Body  M-B Word left  M-F Word right
                 ^W Next pane  ^T New pane  ^X Close pane  Esc Back  F1 Help  ^Q Quit
                 """)
         #expect(fixture.backend.cursor == Point(x: 1, y: 5))
@@ -155,7 +155,7 @@ import Testing
                                                         │
                                                         │
                  Pane 1 │ Undo New Article │ Nothing to redo
-                ^Z Undo  ^Y Redo  ^N New  Tab Title/Body  M-B Word left  M-F Word right
+                ^Z Undo  ^Y Redo  ^N New  S-Tab Title/Body  M-B Word left  M-F Word right
                 ^W Next pane  ^T New pane  ^X Close pane  Esc Back  F1 Help  ^Q Quit
                 """)
         let canvas = try #require(fixture.backend.lastCanvas)
@@ -177,7 +177,7 @@ import Testing
                                                         │
                                                         │
                  Pane 1 │ Undo Typing │ Nothing to redo
-                ^Z Undo  ^Y Redo  ^N New  Tab Title/Body  M-B Word left  M-F Word right
+                ^Z Undo  ^Y Redo  ^N New  S-Tab Title/Body  M-B Word left  M-F Word right
                 ^W Next pane  ^T New pane  ^X Close pane  Esc Back  F1 Help  ^Q Quit
                 """)
         #expect(

@@ -46,7 +46,7 @@ import Testing
         #expect(fixture.screen.contains(" 2 Search: essay · 0"))
 
         // Pane 1 renames the selected article: pane 2's search finds it now.
-        fixture.press(.enter, .tab, .end)
+        fixture.press(.enter, .backTab, .end)
         fixture.type(" essay")
         fixture.press(.escape)
         #expect(fixture.screen.contains(" 1 All articles · 3"), "\(fixture.screen)")

@@ -160,7 +160,7 @@ import Testing
         fixture.press(.character("a"), .delete)
         #expect(fixture.screen.contains("Delete Alice and 1 article? y/n"))
         fixture.press(.character("y"))
-        #expect(fixture.screen.contains("│ Deleted Alice and 1 article (Ct"))
+        #expect(fixture.screen.contains("│ Deleted Alice and 1 article (C…"))
         #expect(!fixture.screen.contains("deleted elsewhere"))
     }
 

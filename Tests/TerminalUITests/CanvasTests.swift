@@ -63,13 +63,15 @@ import Testing
         #expect(canvas.cell(at: Point(x: 0, y: 0))?.content == .character(" "))
     }
 
+    /// A tab is four spaces wide (not a tab stop: the text wraps and the cursor moves the same
+    /// wherever it is).
     @Test func controlCharactersAreDrawnAsStandIns() {
         var canvas = Canvas(size: Size(width: 30, height: 2))
-        #expect(canvas.put("red\u{1B}[31m\tbell\u{07}\r\nend", at: .zero) == 24)
+        #expect(canvas.put("red\u{1B}[31m\tbell\u{07}\r\nend", at: .zero) == 26)
         canvas.put("c1:\u{9B}2J del:\u{7F}", at: Point(x: 0, y: 1))
         #expect(
             canvas.text == """
-                red^[[31m^Ibell^G^M^Jend
+                red^[[31m    bell^G^M^Jend
                 c1:\u{FFFD}2J del:^?
                 """)
         for y in 0..<2 {

@@ -41,7 +41,7 @@ import Testing
 
     @Test func controlCharactersMeasureAsTheirStandIn() {
         #expect(DisplayWidth.of(Character("\u{1B}")) == 2)  // ^[
-        #expect(DisplayWidth.of(Character("\t")) == 2)  // ^I
+        #expect(DisplayWidth.of(Character("\t")) == 4)  // four spaces
         #expect(DisplayWidth.of(Character("\r\n")) == 4)  // ^M^J
         #expect(DisplayWidth.of(Character("\u{7F}")) == 2)  // ^?
         #expect(DisplayWidth.of(Character("\u{9B}")) == 1)  // U+FFFD

@@ -87,6 +87,19 @@ func decode(_ text: String, thenTimeout: Bool = false) -> [InputEvent] {
                 ])
     }
 
+    @Test func escapeThenBackspaceIsAltBackspace() {
+        #expect(decode("\u{1B}\u{7F}\u{1B}\u{08}") == [.key(.altBackspace), .key(.altBackspace)])
+    }
+
+    @Test func controlHomeAndEndKeepTheirControl() {
+        #expect(
+            decode("\u{1B}[1;5H\u{1B}[1;5F\u{1B}[1;2H\u{1B}[1;6F\u{1B}[7;5~\u{1B}[8;5~")
+                == [
+                    .key(.controlHome), .key(.controlEnd), .key(.home), .key(.controlEnd),
+                    .key(.controlHome), .key(.controlEnd),
+                ])
+    }
+
     @Test func csiTildeKeys() {
         let sequences = ["1", "2", "3", "4", "5", "6", "7", "8"].map { "\u{1B}[\($0)~" }
         #expect(

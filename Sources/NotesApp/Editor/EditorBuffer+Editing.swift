@@ -41,6 +41,16 @@ extension EditorBuffer {
         return edit(replacing: range, with: "", cursor: cursorOffset, kind: .delete(range))
     }
 
+    /// Deletes the word before the cursor (Alt-Backspace): the spaces and punctuation before
+    /// it, then the word, as `moveWordLeft` moves.
+    @discardableResult
+    mutating func deleteWordBackward() -> EditKind? {
+        let start = startOfWordBefore
+        guard start < cursorOffset else { return nothing() }
+        let range = start..<cursorOffset
+        return edit(replacing: range, with: "", cursor: start, kind: .delete(range))
+    }
+
     /// Records an edit that changed nothing: no edit, and no cursor jump either.
     private mutating func nothing() -> EditKind? {
         move(to: nil, goal: goalColumn)

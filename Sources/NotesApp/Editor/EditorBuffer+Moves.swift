@@ -19,8 +19,13 @@ extension EditorBuffer {
     /// punctuation, then the word (letters, digits, "_"; a run of CJK is one word).
     @discardableResult
     mutating func moveWordLeft() -> Bool {
+        move(to: startOfWordBefore)
+    }
+
+    /// Where the word before the cursor starts (see `moveWordLeft`).
+    var startOfWordBefore: Int {
         let pastGap = offset(skippingBackward: { !Self.isWordCharacter($0) }, from: cursorOffset)
-        return move(to: offset(skippingBackward: Self.isWordCharacter, from: pastGap))
+        return offset(skippingBackward: Self.isWordCharacter, from: pastGap)
     }
 
     /// Moves to the end of the word after the cursor: skips spaces and
@@ -122,7 +127,11 @@ extension EditorBuffer {
         }
         let moved = move(to: layout.offset(in: target.line, column: goal), goal: goal)
         if abs(count) > 1 {
-            scroll(toTop: layout.visualLine(count.signum() * target.moved, from: top).line)
+            // A page down near the end stops with the last line at the bottom.
+            let last = layout.visualLine(containing: layout.length)
+            let lowestTop = layout.visualLine(-(visibleRowCount - 1), from: last).line
+            let paged = layout.visualLine(count.signum() * target.moved, from: top).line
+            scroll(toTop: count > 0 ? max(top, min(paged, lowestTop)) : paged)
         }
         return moved
     }
