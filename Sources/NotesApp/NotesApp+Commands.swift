@@ -80,6 +80,10 @@ extension NotesApp {
         }
         perform("Delete Article") { db in try Notebook.deleteArticle(db, id: summary.id) }
         focusedPane.selectWhatTakesItsPlace()
+        if message == nil {
+            let title = summary.title.isEmpty ? "Untitled" : summary.title
+            message = "Deleted “\(title)” (Ctrl-Z brings it back)"
+        }
     }
 
     private func setRating(_ rating: Int) {

@@ -14,7 +14,10 @@ import Testing
         let fixture = try AppFixture()
         fixture.press(.down, .delete)  // deletes Article 2 in pane 1
         #expect(try fixture.titles() == ["Article 1", "Article 3"])
-        #expect(status(fixture) == " Pane 1 │ Undo Delete Article │ Nothing to redo")
+        #expect(
+            status(fixture)
+                == " Pane 1 │ Undo Delete Article │ Nothing to redo │ Deleted “Article 2” (Ctrl-Z b…"
+        )
         fixture.press(.tab, .control("z"))
         #expect(try fixture.titles() == ["Article 1", "Article 3"])
         #expect(

@@ -91,12 +91,14 @@ func decode(_ text: String, thenTimeout: Bool = false) -> [InputEvent] {
         #expect(decode("\u{1B}\u{7F}\u{1B}\u{08}") == [.key(.altBackspace), .key(.altBackspace)])
     }
 
+    /// Ctrl-Delete is Delete: in the list it deletes the article, announced the same way.
     @Test func controlHomeAndEndKeepTheirControl() {
         #expect(
-            decode("\u{1B}[1;5H\u{1B}[1;5F\u{1B}[1;2H\u{1B}[1;6F\u{1B}[7;5~\u{1B}[8;5~")
+            decode(
+                "\u{1B}[1;5H\u{1B}[1;5F\u{1B}[1;2H\u{1B}[1;6F\u{1B}[7;5~\u{1B}[8;5~\u{1B}[3;5~")
                 == [
                     .key(.controlHome), .key(.controlEnd), .key(.home), .key(.controlEnd),
-                    .key(.controlHome), .key(.controlEnd),
+                    .key(.controlHome), .key(.controlEnd), .key(.delete),
                 ])
     }
 
