@@ -267,6 +267,7 @@ public final class NotesApp {
         guard !screen.isTooSmall else { return }
         do {
             try database.read { try pane.load(height: screen.listHeight(index), $0) }
+            ArticleView.fit(pane, in: screen.content(index))
             if pane.takeLostArticle() != nil, index == focus {
                 message = "Article deleted elsewhere"
             }
