@@ -107,10 +107,10 @@ extension UndoLogSchema {
     }
 
     /// Closes to merging the entries a coalescing barrier could still merge into (those with a
-    /// coalescing key not yet closed: the last registered of their stack, or left open by an engine that closed) whose rows the entries
-    /// `ids`, about to leave history with their log, changed after them: `changedByOthers`
-    /// could no longer see it. Reads the log of an entry only when it took effect after some
-    /// such entry began.
+    /// coalescing key not yet closed: the last registered of their stack, or one an engine left
+    /// open when it closed) whose rows the entries `ids`, about to leave history with their log,
+    /// changed after them: `changedByOthers` could no longer see it. Reads the log of an entry
+    /// only when it took effect after some such entry began.
     static func closeMerging(intoEntriesChangedBy ids: [Int64], _ db: Database) throws {
         var open = try entriesOpenToMerging(db).filter { !ids.contains($0.id) }
         guard let earliest = open.map(\.firstSeq).min() else { return }
