@@ -120,12 +120,14 @@ extension UndoLogSchema {
     }
 
     /// Forgets the retired key changes that took effect before every entry still in history:
-    /// no writer is looked for past them.
+    /// no writer is looked for past them. The bound is the log's first row (its key, read at
+    /// once): every entry starts there or later, flips later still, so nothing still needed
+    /// goes, and no list is scanned at each trim (most trims retire an insert or a delete).
     private static func pruneRetiredMoves(_ db: Database) throws {
         try db.execute(
             """
-            DELETE FROM \(retiredMoves) WHERE tookEffect
-                < coalesce((SELECT min(coalesce(flippedAt, firstSeq)) FROM \(barriers)), 9e18)
+            DELETE FROM \(retiredMoves)
+            WHERE tookEffect < coalesce((SELECT min(seq) FROM \(log)), 9e18)
             """)
     }
 
