@@ -87,7 +87,10 @@ extension NotesApp {
     /// Title since".
     func describe(_ event: UndoEvent, changedNothing: Bool = false) -> String {
         var clauses: [String] = []
-        let others = (try? layoutStore.heldByOthers()) ?? []
+        // Read only when a conflict names a stack: most undos keep nothing.
+        let others =
+            event.conflicts.contains { $0.keptFrom != nil }
+            ? (try? layoutStore.heldByOthers()) ?? [] : []
         // updatedAt is bookkeeping, not something the person edited.
         for conflict in event.conflicts where conflict.column != "updatedAt" {
             let clause: String

@@ -30,8 +30,7 @@ struct PaneLayoutStore {
     /// Saves the layout with its history, and leases `held`: every stack this process may show
     /// again (open panes, and closed ones Alt-Z brings back).
     func save(_ layout: SavedLayout, holding held: [String]) throws {
-        let saved = layout
-        let text = String(decoding: try JSONEncoder().encode(saved), as: UTF8.self)
+        let text = String(decoding: try JSONEncoder().encode(layout), as: UTF8.self)
         try database.write { db in
             try Self.store(layout.present.stackIDs, as: Self.key, db)
             try Self.store([text], as: Self.layoutKey, db)
