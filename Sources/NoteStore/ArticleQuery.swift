@@ -15,10 +15,11 @@ public struct ArticleQuery: Sendable, Equatable {
     public var order: Order
     /// Only this author's articles, or nil for all.
     public var authorId: Int64?
-    /// Words the user typed: an article matches when its title or body has a word starting with
-    /// each of them, ignoring case and accents. Any text is safe (it is never SQL nor FTS5
-    /// syntax); empty or blank means no filter. Text written without spaces (Chinese, Japanese)
-    /// is one word up to the next punctuation, so it is found from the start of such a run.
+    /// Words the user typed: an article matches when its title or body has each of them. A word
+    /// of a spaced script matches the start of a word, ignoring case and accents; a word with
+    /// text of a script written without spaces (Chinese, Japanese, Korean, Thai) matches
+    /// anywhere, ignoring case: 成都 finds 搬家到成都. Any text is safe (it is never SQL nor FTS5
+    /// syntax); empty or blank means no filter.
     public var search: String
 
     /// Whether it leaves some articles out (an author or a search): then changing an article

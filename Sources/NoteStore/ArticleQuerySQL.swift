@@ -3,9 +3,12 @@ import SQLiteDatabase
 /// The SQL of an `ArticleQuery`: fixed fragments chosen by the query's fields. The user's text
 /// only ever travels in `arguments`.
 ///
-/// Articles are aliased `a`; with a search, the FTS5 table joins them and provides `rank`. The
-/// search drives the join (`CROSS JOIN` fixes SQLite's join order): otherwise, with an author
-/// filter, SQLite walks the author's articles and runs the full-text query once per article.
+/// Articles are aliased `a`; with a search, an FTS5 table joins them and provides `rank`: the word
+/// index when there are words of spaced scripts, else the substring (trigram) index. The search
+/// drives the join (`CROSS JOIN` fixes SQLite's join order): otherwise, with an author filter,
+/// SQLite walks the author's articles and runs the full-text query once per article. Unspaced
+/// words shorter than a trigram select the articles with a trigram starting with them, read
+/// from the substring index's terms.
 struct ArticleQuerySQL {
     /// The FROM clause.
     private let source: String
@@ -24,14 +27,32 @@ struct ArticleQuerySQL {
     init(_ query: ArticleQuery) {
         var conditions: [String] = []
         var arguments: [SQLiteValue] = []
-        let search = NoteStoreSchema.searchTable
-        let pattern = FullTextPattern.pattern(for: query.search)
-        if let pattern {
-            source = "\(search) CROSS JOIN articles a ON a.id = \(search).rowid"
-            conditions.append("\(search) MATCH ?")
+        let words = SearchWords(query.search)
+        let wordIndex = NoteStoreSchema.searchTable
+        let substringIndex = NoteStoreSchema.substringSearchTable
+        let substringMatch = "\(substringIndex) MATCH ?"
+        // The index that drives the join, and ranks the articles it finds.
+        var ranking: String?
+        if let pattern = words.prefixPattern {
+            ranking = wordIndex
+            conditions.append("\(wordIndex) MATCH ?")
             arguments.append(.text(pattern))
-        } else {
-            source = "articles a"
+            if let pattern = words.substringPattern {
+                conditions.append(
+                    "a.id IN (SELECT rowid FROM \(substringIndex) WHERE \(substringMatch))")
+                arguments.append(.text(pattern))
+            }
+        } else if let pattern = words.substringPattern {
+            ranking = substringIndex
+            conditions.append(substringMatch)
+            arguments.append(.text(pattern))
+        }
+        source = ranking.map { "\($0) CROSS JOIN articles a ON a.id = \($0).rowid" } ?? "articles a"
+        for word in words.shortSubstrings {
+            conditions.append(
+                "a.id IN (SELECT doc FROM \(NoteStoreSchema.substringTerms) WHERE term BETWEEN ? AND ?)"
+            )
+            arguments += [.text(word), .text(word + "\u{10FFFF}\u{10FFFF}")]
         }
         if let authorId = query.authorId {
             conditions.append("a.authorId = ?")
@@ -40,20 +61,20 @@ struct ArticleQuerySQL {
         self.conditions = conditions
         self.arguments = arguments
 
-        switch query.order {
-        case .title:
+        switch (query.order, ranking) {
+        case (.title, _):
             orderBy = "a.title COLLATE NOCASE, a.id"
             sortColumns = "a.title, a.id"
             // Not a row value: with COLLATE inside, SQLite scans the whole index instead of a range.
             precedes = "a.title COLLATE NOCASE <= ? AND (a.title COLLATE NOCASE < ? OR a.id < ?)"
             precedingArguments = { [$0[0], $0[0], $0[1]] }
-        case .relevance where pattern != nil:
-            orderBy = "\(search).rank, a.updatedAt DESC, a.id DESC"
-            sortColumns = "\(search).rank, a.updatedAt, a.id"
-            precedes =
-                "(\(search).rank < ? OR (\(search).rank = ? AND (a.updatedAt, a.id) > (?, ?)))"
+        case (.relevance, let ranking?):
+            let rank = "\(ranking).rank"
+            orderBy = "\(rank), a.updatedAt DESC, a.id DESC"
+            sortColumns = "\(rank), a.updatedAt, a.id"
+            precedes = "(\(rank) < ? OR (\(rank) = ? AND (a.updatedAt, a.id) > (?, ?)))"
             precedingArguments = { [$0[0], $0[0], $0[1], $0[2]] }
-        case .updatedDescending, .relevance:
+        case (.updatedDescending, _), (.relevance, nil):
             orderBy = "a.updatedAt DESC, a.id DESC"
             sortColumns = "a.updatedAt, a.id"
             precedes = "(a.updatedAt, a.id) > (?, ?)"

@@ -13,6 +13,11 @@ public enum NoteStoreSchema {
     /// The full-text index table (FTS5, external content: it stores no copy of the text).
     static let searchTable = "articles_fts"
 
+    /// The substring index (FTS5 trigrams) of the articles with text of an unspaced script, and
+    /// the table of its terms (`fts5vocab`, one row per trigram in an article).
+    static let substringSearchTable = "articles_substrings"
+    static let substringTerms = "articles_substrings_terms"
+
     /// The one-row table that holds the number of articles.
     static let countTable = "articles_count"
 
@@ -26,6 +31,7 @@ public enum NoteStoreSchema {
         migrator.registerMigration("notestore-5-settings", createSettings)
         migrator.registerMigration("notestore-6-article-count", createArticleCount)
         migrator.registerMigration("notestore-7-search-follows-replace", makeSearchFollowReplace)
+        migrator.registerMigration("notestore-8-substring-search", createSubstringSearch)
         return migrator
     }
 
@@ -187,6 +193,60 @@ public enum NoteStoreSchema {
                 \(indexNew)
             END;
             INSERT INTO \(searchTable)(\(searchTable)) VALUES ('rebuild');
+            """)
+    }
+
+    /// The substring index, so a search finds a word of Chinese, Japanese or Thai anywhere in a
+    /// run of text (the word index finds it only at the start of a run: 成都 in 搬家到成都).
+    ///
+    /// FTS5's trigram tokenizer indexes every three code points, so a search of three or more
+    /// matches anywhere; a shorter one finds the trigrams that start with it in the index's
+    /// terms. Two newlines follow each indexed text so that every character starts a trigram,
+    /// including the last two. Trigrams of all text would make the file several times larger
+    /// and every keystroke slower, so the index holds only the articles that have text of an
+    /// unspaced script (`UnspacedScripts`, tested by GLOB in plain SQL). Its content is a view
+    /// of those articles, which `rebuild` reads; the triggers write what the view shows, and
+    /// follow `REPLACE` as the word index does (`makeSearchFollowReplace`).
+    private static func createSubstringSearch(_ db: Database) throws {
+        let index = substringSearchTable
+        let view = "articles_unspaced"
+        let unspaced = { (row: String) in
+            "(\(UnspacedScripts.sqlTest("\(row).title")) OR \(UnspacedScripts.sqlTest("\(row).body")))"
+        }
+        let stillIndexed = "EXISTS (SELECT 1 FROM \(index)_docsize WHERE id = NEW.id)"
+        let indexNew = """
+            INSERT INTO \(index)(\(index)) SELECT 'rebuild' WHERE \(stillIndexed);
+            INSERT INTO \(index)(rowid, title, body)
+                SELECT NEW.id, NEW.title || char(10, 10), NEW.body || char(10, 10)
+                WHERE \(unspaced("NEW")) AND NOT \(stillIndexed);
+            """
+        let deleteOld = """
+            INSERT INTO \(index)(\(index), rowid, title, body)
+                SELECT 'delete', OLD.id, OLD.title || char(10, 10), OLD.body || char(10, 10)
+                WHERE \(unspaced("OLD"));
+            """
+        try db.execute(
+            """
+            CREATE VIEW \(view) AS
+                SELECT id, title || char(10, 10) AS title, body || char(10, 10) AS body
+                FROM articles WHERE \(unspaced("articles"));
+            CREATE VIRTUAL TABLE \(index) USING fts5(
+                title, body, content = '\(view)', content_rowid = 'id', tokenize = 'trigram'
+            );
+            CREATE VIRTUAL TABLE \(substringTerms) USING fts5vocab(\(index), instance);
+            CREATE TRIGGER \(index)_insert AFTER INSERT ON articles BEGIN
+                \(indexNew)
+            END;
+            CREATE TRIGGER \(index)_delete AFTER DELETE ON articles BEGIN
+                \(deleteOld)
+            END;
+            CREATE TRIGGER \(index)_update AFTER UPDATE ON articles
+            WHEN NEW.id IS NOT OLD.id OR NEW.title IS NOT OLD.title OR NEW.body IS NOT OLD.body
+            BEGIN
+                \(deleteOld)
+                \(indexNew)
+            END;
+            INSERT INTO \(index)(\(index)) VALUES ('rebuild');
             """)
     }
 }

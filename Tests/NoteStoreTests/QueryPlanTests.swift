@@ -68,3 +68,27 @@ import Testing
         }
     }
 }
+
+extension QueryPlanTests {
+    static let substringSearches: [ArticleQuery] = ArticleQuery.Order.allCases.flatMap { order in
+        ["成都", "搬家到成都", "成都 word"].flatMap { search in
+            [
+                ArticleQuery(order: order, search: search),
+                ArticleQuery(order: order, authorId: 3, search: search),
+            ]
+        }
+    }
+
+    /// A substring search reads the substring index (its trigrams, or the terms that start with
+    /// a shorter word) and finds each article by its key: it never reads every article.
+    @Test(arguments: substringSearches)
+    func substringSearchesReadTheSubstringIndex(query: ArticleQuery) throws {
+        let sql = ArticleQuerySQL(query)
+        for statement in [sql.count, sql.page(offset: 100, limit: 50), sql.sortKey(ofArticle: 7)] {
+            let plan = try plan(statement)
+            #expect(plan.contains("articles_substrings"), "\(plan)")
+            #expect(!plan.contains("SCAN a\n") && !plan.hasSuffix("SCAN a"), "\(plan)")
+            #expect(!plan.contains("SCAN a USING"), "\(plan)")
+        }
+    }
+}

@@ -7,35 +7,21 @@ import Testing
 
     /// Ids of the articles below, in insertion order (1...9).
     init() throws {
-        db = try makeNotebook()
-        try db.write { db throws in
-            let articles: [(String, String)] = [
-                ("Quotes", "She said \"hello world\" to everyone."),
-                ("Operators", "NEAR the river AND the sea OR NOT at all"),
-                ("SQL", "Never run '; DROP TABLE articles; -- on production"),
-                ("Plain", "nothing special here"),
-                ("東京の夜", "今日は東京で会議がありました。"),
-                ("Party 🎉 time", "Fête réussie 🎂 avec des amis"),
-                ("Crème brûlée", "Résumé of the café"),
-                ("读书会", "我们讨论了一本书"),
-                ("River notes", "river river, the river again"),
-            ]
-            for (index, (title, body)) in articles.enumerated() {
-                let id = try Notebook.insertArticle(db, title: title, body: body)
-                // Distinct dates: most recently changed is the highest id.
-                let date = "2024-01-01T00:00:0\(index).000Z"
-                try db.setDates(ofArticle: id, created: date, updated: date)
-            }
-        }
+        db = try makeNotebook(articles: [
+            ("Quotes", "She said \"hello world\" to everyone."),
+            ("Operators", "NEAR the river AND the sea OR NOT at all"),
+            ("SQL", "Never run '; DROP TABLE articles; -- on production"),
+            ("Plain", "nothing special here"),
+            ("東京の夜", "今日は東京で会議がありました。"),
+            ("Party 🎉 time", "Fête réussie 🎂 avec des amis"),
+            ("Crème brûlée", "Résumé of the café"),
+            ("读书会", "我们讨论了一本书"),
+            ("River notes", "river river, the river again"),
+        ])
     }
 
     func ids(_ search: String, order: ArticleQuery.Order = .updatedDescending) throws -> [Int64] {
-        let query = ArticleQuery(order: order, search: search)
-        return try db.read { db throws in
-            let ids = try Notebook.page(db, query, offset: 0, limit: 100).map(\.id)
-            #expect(try Notebook.count(db, query) == ids.count)
-            return ids
-        }
+        try db.listedIds(search, order: order)
     }
 
     static let hostile: [(String, [Int64])] = [
@@ -152,15 +138,7 @@ import Testing
             try Notebook.deleteAuthor(db, id: author)
         }
         #expect(try ids("zebra") == [])
-        try checkIndex()
-    }
-
-    /// The index matches the table exactly: FTS5's check fails on any drift.
-    func checkIndex() throws {
-        try db.write { db throws in
-            try db.execute(
-                "INSERT INTO articles_fts(articles_fts, rank) VALUES ('integrity-check', 1)")
-        }
+        try db.checkSearchIndexes()
     }
 
     /// `REPLACE` (as another program may write it: no recursive triggers) deletes the row in the
@@ -179,7 +157,7 @@ import Testing
         #expect(try ids("giraffe") == [4])
         #expect(try ids("near") == [])
         #expect(try ids("river") == [2])
-        try checkIndex()
+        try db.checkSearchIndexes()
     }
 
     /// A notebook whose index a `REPLACE` left wrong before the triggers followed it is rebuilt
@@ -200,11 +178,11 @@ import Testing
                 """)
         }
         #expect(try ids("plain") == [4])  // the old words of article 4 still find it
-        #expect(throws: SQLiteError.self) { try checkIndex() }
+        #expect(throws: SQLiteError.self) { try db.checkSearchIndexes() }
         try NoteStoreSchema.migrate(db)
         #expect(try ids("plain") == [])
         #expect(try ids("giraffe") == [4])
-        try checkIndex()
+        try db.checkSearchIndexes()
     }
 
     @Test func authorsMatchIgnoringCaseAndAccents() throws {

@@ -1,0 +1,73 @@
+/// What a user typed into search, as full-text queries that can only mean "these words": a word
+/// of a spaced script is found as a word prefix, a word with text of an unspaced script
+/// (`UnspacedScripts`) anywhere inside a run of text.
+///
+/// Every word becomes an FTS5 string (`"` doubled inside), or a bound range of index terms.
+/// Inside a string nothing is syntax, so `NEAR`, `AND`, `-`, `:`, `^`, `*` and parentheses are
+/// searched as text. Patterns are always bound as parameters, never spliced into SQL.
+struct SearchWords {
+    /// The word-prefix query of the spaced words for the word index: each string followed by
+    /// `*`, joined by spaces (FTS5's implicit AND); nil when there are none.
+    let prefixPattern: String?
+    /// The substring query of the unspaced words of three code points or more for the trigram
+    /// index, where a string matches as a substring; nil when there are none.
+    let substringPattern: String?
+    /// The unspaced words shorter than a trigram, folded as the trigram index folds case: the
+    /// articles that have one are those with an indexed trigram starting with it (the index
+    /// adds two newlines after each text, so every character starts a trigram).
+    let shortSubstrings: [String]
+
+    /// Whether the text has no words (no filter).
+    var isEmpty: Bool {
+        prefixPattern == nil && substringPattern == nil && shortSubstrings.isEmpty
+    }
+
+    init(_ text: String) {
+        // A word twice asks nothing more, but costs FTS5 a second scan (a long paste).
+        var seen: Set<Substring> = []
+        let words = text.split(whereSeparator: Self.isSeparator).filter { seen.insert($0).inserted }
+        var prefixes: [String] = []
+        var substrings: [String] = []
+        var shortSubstrings: [String] = []
+        for word in words {
+            if !UnspacedScripts.occur(in: word) {
+                prefixes.append("\"\(Self.quoted(word))\"*")
+            } else if word.unicodeScalars.count >= 3 {
+                substrings.append("\"\(Self.quoted(word))\"")
+            } else {
+                shortSubstrings.append(Self.folded(word))
+            }
+        }
+        prefixPattern = prefixes.isEmpty ? nil : prefixes.joined(separator: " ")
+        substringPattern = substrings.isEmpty ? nil : substrings.joined(separator: " ")
+        self.shortSubstrings = shortSubstrings
+    }
+
+    /// The word with each `"` doubled, scalar by scalar: a quote followed by a combining mark or
+    /// a joiner is one `Character` with it, and must be doubled all the same.
+    private static func quoted(_ word: Substring) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in word.unicodeScalars {
+            scalars.append(scalar)
+            if scalar == "\"" { scalars.append(scalar) }
+        }
+        return String(scalars)
+    }
+
+    /// The word in lower case code point by code point, as the trigram tokenizer stores it.
+    private static func folded(_ word: Substring) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in word.unicodeScalars {
+            let lower = scalar.properties.lowercaseMapping.unicodeScalars
+            scalars.append(lower.count == 1 ? lower.first! : scalar)
+        }
+        return String(scalars)
+    }
+
+    /// Whitespace and control characters separate words. Control characters never reach FTS5:
+    /// it reads its query as a C string, so a NUL would cut a string short.
+    private static func isSeparator(_ character: Character) -> Bool {
+        character.isWhitespace
+            || character.unicodeScalars.contains { $0.properties.generalCategory == .control }
+    }
+}
