@@ -36,8 +36,7 @@ let package = Package(
         ),
         .target(
             name: "NotesApp",
-            dependencies: ["NoteStore", "SQLiteUndo", "TerminalUI", "UndoableState"],
-            resources: [.embedInCode("../../Resources/help.txt")]
+            dependencies: ["NoteStore", "SQLiteUndo", "TerminalUI", "UndoableState"]
         ),
         .executableTarget(name: "notes", dependencies: ["NotesApp"]),
         .executableTarget(

@@ -95,37 +95,30 @@ struct ScreenRenderer {
             at: layout.statusLine.origin, style: Theme.status, maxWidth: width)
     }
 
-    /// The keys of a list, where letters, digits and Delete are commands.
-    static let listShortcuts: [[(key: String, label: String)]] = [
-        [
-            ("^Z", "Undo"), ("^Y", "Redo"), ("^N", "New"), ("Del", "Delete"), ("0-5", "Rate"),
-            ("a", "Author"), ("/", "Search"),
-        ],
-        [
-            ("^W", "Next pane"), ("^T", "New pane"), ("^X", "Close pane"), ("Enter", "Open"),
-            ("Esc", "Back"), ("F1", "Help"), ("^Q", "Quit"),
-        ],
-    ]
+    /// The focused pane's keys: those of what it shows (a search being typed, the list, an
+    /// article), then those that work everywhere, in two rows. A key the mode takes for itself
+    /// (Esc clears a search) is shown once, with the mode's meaning.
+    static func shortcuts(of pane: Pane) -> [Shortcut] {
+        let own: [Shortcut]
+        if pane.searchInput != nil {
+            own = Keymaps.search.shortcuts
+        } else {
+            switch pane.mode {
+            case .list: own = Keymaps.list.shortcuts
+            case .article: own = Keymaps.editor.shortcuts
+            case .gone: own = []
+            }
+        }
+        let taken = Set(own.map(\.key))
+        return own + Keymaps.everywhere.shortcuts.filter { !taken.contains($0.key) }
+    }
 
-    /// The keys of an open article, where letters, digits and Delete edit the text.
-    static let editorShortcuts: [[(key: String, label: String)]] = [
-        [
-            ("^Z", "Undo"), ("^Y", "Redo"), ("^N", "New"), ("S-Tab", "Title/Body"),
-            ("M-B", "Word left"), ("M-F", "Word right"),
-        ],
-        [
-            ("^W", "Next pane"), ("^T", "New pane"), ("^X", "Close pane"), ("Esc", "Back"),
-            ("F1", "Help"), ("^Q", "Quit"),
-        ],
-    ]
-
-    /// The focused pane's keys.
     private func drawShortcuts(on canvas: inout Canvas) {
-        let editing = app.focusedPane.mode != .list
-        for (row, items) in (editing ? Self.editorShortcuts : Self.listShortcuts).enumerated() {
+        let shortcuts = Self.shortcuts(of: app.focusedPane)
+        for row in 0..<layout.shortcutBar.height {
             var x = 0
             let y = layout.shortcutBar.y + row
-            for item in items {
+            for item in shortcuts where item.row == row {
                 guard x < layout.size.width else { break }
                 x += canvas.put(item.key, at: Point(x: x, y: y), style: Theme.shortcutKey)
                 x += canvas.put(" \(item.label)  ", at: Point(x: x, y: y))

@@ -2,39 +2,35 @@ import NoteStore
 import TerminalUI
 
 extension NotesApp {
-    /// Keys of an open article's editor. Returns false for keys that act as everywhere else
-    /// (undo, panes, Esc, help, quit).
-    func handleEditorKey(_ key: Key) -> Bool {
-        guard let editor = focusedPane.editor else { return false }
-        switch key {
-        case .character(let character): edit(insert: String(character), name: "Typing")
+    /// Does what a key of an open article's editor asks (`Keymaps.editor`).
+    func performEdit(_ action: EditorAction) {
+        guard let editor = focusedPane.editor else { return }
+        switch action {
+        case .type(let character): edit(insert: String(character), name: "Typing")
         case .enter:
             if editor.field == .title {
                 focusedPane.editor?.switchField()
             } else {
                 edit(name: "Typing") { $0.insertNewline() }
             }
-        case .backspace: edit(name: "Delete Text") { $0.deleteBackward() }
-        case .delete: edit(name: "Delete Text") { $0.deleteForward() }
-        case .altBackspace: edit(name: "Delete Text") { $0.deleteWordBackward() }
-        // Tab in the body is typed; in the title it goes to the body (Shift-Tab: back).
+        case .deleteBackward: edit(name: "Delete Text") { $0.deleteBackward() }
+        case .deleteForward: edit(name: "Delete Text") { $0.deleteForward() }
+        case .deleteWordBackward: edit(name: "Delete Text") { $0.deleteWordBackward() }
         case .tab where editor.field == .body: edit(insert: "\t", name: "Typing")
-        case .tab, .backTab: focusedPane.editor?.switchField()
+        case .tab, .switchField: focusedPane.editor?.switchField()
         case .left: move { $0.moveLeft() }
         case .right: move { $0.moveRight() }
         case .up: move { $0.moveUp() }
         case .down: move { $0.moveDown() }
-        case .home, .control("a"): move { $0.moveToLineStart() }
-        case .end, .control("e"): move { $0.moveToLineEnd() }
-        case .controlHome: move { $0.moveToStart() }
-        case .controlEnd: move { $0.moveToEnd() }
+        case .lineStart: move { $0.moveToLineStart() }
+        case .lineEnd: move { $0.moveToLineEnd() }
+        case .textStart: move { $0.moveToStart() }
+        case .textEnd: move { $0.moveToEnd() }
         case .pageUp: move { $0.pageUp() }
         case .pageDown: move { $0.pageDown() }
-        case .alt("b"): move { $0.moveWordLeft() }
-        case .alt("f"): move { $0.moveWordRight() }
-        default: return false
+        case .wordLeft: move { $0.moveWordLeft() }
+        case .wordRight: move { $0.moveWordRight() }
         }
-        return true
     }
 
     /// A bracketed paste: one undo step ("Paste") however large.

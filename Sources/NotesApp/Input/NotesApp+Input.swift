@@ -30,11 +30,15 @@ extension NotesApp {
     /// What a key that would edit an article says when the article open in the pane is gone.
     static let goneMessage = "This article was deleted: Esc goes back to the list"
 
+    /// A key goes to the open overlay, else to the keymap of what the focused pane shows (a
+    /// search being typed first), else to the keys that work everywhere.
     private func handle(_ key: Key) {
         switch overlay {
         case .help(let firstLine):
-            let scrolled = HelpView.scroll(from: firstLine, by: key, in: screenLayout)
-            overlay = scrolled.map { .help(firstLine: $0) }
+            let action = Keymaps.help.action(for: key) ?? .close
+            overlay = HelpView.scroll(from: firstLine, by: action, in: screenLayout).map {
+                .help(firstLine: $0)
+            }
             return
         case .authorPicker(var picker):
             handlePicker(key, &picker)
@@ -42,44 +46,45 @@ extension NotesApp {
         case nil:
             break
         }
-        if focusedPane.searchInput != nil, handleSearchKey(key) { return }
-        if focusedPane.mode != .list, handleEditorKey(key) { return }
-        let inList = focusedPane.mode == .list
-        let command = Keymap.command(for: key, inList: inList)
-        if case .gone = focusedPane.mode, command?.actsOnTheList ?? true {
+        let pane = focusedPane
+        if pane.searchInput != nil, let action = Keymaps.search.action(for: key) {
+            performSearch(action)
+            return
+        }
+        switch pane.mode {
+        case .article:
+            if let action = Keymaps.editor.action(for: key) { return performEdit(action) }
+        case .list:
+            if let command = Keymaps.list.action(for: key) { return perform(command) }
+        case .gone:
+            break
+        }
+        if let command = Keymaps.everywhere.action(for: key) {
+            perform(command)
+        } else if case .gone = pane.mode {
             message = Self.goneMessage
-            return
+        } else if case .character = key {
+            message = "Press F1 for the keys"
         }
-        guard let command else {
-            if case .character = key, inList {
-                message = "Press F1 for the keys"
-            }
-            return
-        }
-        perform(command)
     }
 
     // MARK: Search
 
-    /// Keys while a search is typed; returns false for keys that act as usual (undo, panes).
-    private func handleSearchKey(_ key: Key) -> Bool {
+    private func performSearch(_ action: SearchAction) {
         let pane = focusedPane
-        switch key {
-        case .character(let character):
+        switch action {
+        case .type(let character):
             typeSearch(String(character))
-        case .backspace:
+        case .erase:
             var text = pane.searchInput ?? ""
             if !text.isEmpty { text.removeLast() }
             setSearch(text)
-        case .enter:
+        case .keep:
             pane.searchInput = nil
-        case .escape:
+        case .clear:
             pane.searchInput = nil
             setSearch("")
-        default:
-            return false
         }
-        return true
     }
 
     private func typeSearch(_ text: String) {

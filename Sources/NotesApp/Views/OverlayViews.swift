@@ -1,11 +1,10 @@
 import NoteStore
 import TerminalUI
 
-/// The F1 screen: the keys, from `Resources/help.txt`, scrolled when the terminal is shorter.
+/// The F1 screen: the keys, written from the keymaps (`KeyHelp`), scrolled when the terminal
+/// is shorter.
 enum HelpView {
-    static let text = String(decoding: PackageResources.help_txt, as: UTF8.self)
-    static let lines = (text.hasSuffix("\n") ? text.dropLast() : text[...])
-        .split(separator: "\n", omittingEmptySubsequences: false)
+    static var lines: [String] { KeyHelp.lines }
 
     /// Where the help goes: everything below the title bar.
     static func area(in layout: ScreenLayout) -> Rect {
@@ -17,19 +16,20 @@ enum HelpView {
         min(max(0, firstLine), max(0, lines.count - height))
     }
 
-    /// The first line shown after `key`: scrolled by the moving keys, nil (the help closes) for
-    /// any other key.
-    static func scroll(from firstLine: Int, by key: Key, in layout: ScreenLayout) -> Int? {
+    /// The first line shown after `action`: scrolled, or nil when the help closes.
+    static func scroll(from firstLine: Int, by action: HelpAction, in layout: ScreenLayout)
+        -> Int?
+    {
         let height = area(in: layout).height
         let moved: Int
-        switch key {
-        case .up: moved = firstLine - 1
-        case .down: moved = firstLine + 1
+        switch action {
+        case .lineUp: moved = firstLine - 1
+        case .lineDown: moved = firstLine + 1
         case .pageUp: moved = firstLine - max(1, height - 1)
         case .pageDown: moved = firstLine + max(1, height - 1)
-        case .home: moved = 0
-        case .end: moved = lines.count
-        default: return nil
+        case .top: moved = 0
+        case .bottom: moved = lines.count
+        case .close: return nil
         }
         return clamped(moved, height: height)
     }
@@ -79,7 +79,8 @@ enum AuthorPickerView {
             canvas.put("  " + choice, at: line.origin, style: style, maxWidth: width)
         }
         canvas.put(
-            " Enter choose · Del delete · Esc cancel", at: Point(x: box.x, y: box.maxY - 1),
+            " " + KeyHelp.hint(Keymaps.picker.shortcuts, separator: " · "),
+            at: Point(x: box.x, y: box.maxY - 1),
             style: Theme.overlay, maxWidth: width)
     }
 }

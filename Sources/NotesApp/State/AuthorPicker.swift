@@ -47,7 +47,7 @@ extension NotesApp {
         defer { if case .authorPicker = overlay { overlay = .authorPicker(picker) } }
         if let pending = picker.confirmingDeletion {
             picker.confirmingDeletion = nil
-            if key == .character("y") || key == .character("Y") {
+            if Keymaps.confirm.action(for: key) == .confirm {
                 perform("Delete Author") { db in
                     try Notebook.deleteAuthor(db, id: pending.author.id)
                 }
@@ -60,19 +60,19 @@ extension NotesApp {
             }
             return
         }
-        switch key {
-        case .escape:
+        switch Keymaps.picker.action(for: key) {
+        case .cancel:
             overlay = nil
         case .up:
             picker.selected = max(0, picker.selected - 1)
         case .down:
             picker.selected = min(picker.choiceCount - 1, picker.selected + 1)
-        case .character(let character):
+        case .type(let character):
             picker.filter.append(character)
             picker.selected = 0
-        case .backspace:
+        case .erase:
             if !picker.filter.isEmpty { picker.filter.removeLast() }
-        case .delete:
+        case .deleteAuthor:
             guard picker.matches.indices.contains(picker.selected) else { return }
             let author = picker.matches[picker.selected]
             let count =
@@ -80,11 +80,11 @@ extension NotesApp {
                     try Notebook.count($0, ArticleQuery(authorId: author.id))
                 }) ?? 0
             picker.confirmingDeletion = (author, count)
-        case .enter:
+        case .choose:
             choose(picker)
             overlay = nil
             return
-        default:
+        case nil:
             return
         }
         try? database.read { try picker.refresh($0) }

@@ -1,0 +1,212 @@
+import TerminalUI
+
+/// Every key of notes, one keymap per mode (DESIGN.md's keys). The app's dispatch, the shortcut
+/// bar, the F1 help and the author picker's and the help's own hints are all built from these.
+enum Keymaps {
+    /// Keys that work in every pane, whatever it shows (outside the picker and the help). A
+    /// mode's own keymap is tried first.
+    static let everywhere = Keymap<Command>(
+        title: "Everywhere (each pane has its own undo history, kept in the notebook)",
+        bindings: [
+            KeyBinding(
+                [.control("z"), .alt("u")], .undo, keys: "Ctrl-Z  Alt-U",
+                help: "undo the focused pane's last action",
+                shortcuts: [Shortcut(key: "^Z", label: "Undo", row: 0)]),
+            KeyBinding(
+                [.control("y"), .alt("e")], .redo, keys: "Ctrl-Y  Alt-E", help: "redo it",
+                shortcuts: [Shortcut(key: "^Y", label: "Redo", row: 0)]),
+            KeyBinding(
+                [.control("n")], .newArticle, keys: "Ctrl-N", help: "new article",
+                shortcuts: [Shortcut(key: "^N", label: "New", row: 0)]),
+            KeyBinding(
+                [.control("w")], .nextPane, keys: "Ctrl-W", help: "next pane",
+                shortcuts: [Shortcut(key: "^W", label: "Next pane", row: 1)]),
+            KeyBinding([.backTab], .previousPane, keys: "Shift-Tab", help: "previous pane"),
+            KeyBinding(keys: "Alt-1 .. Alt-9", help: "go to pane N") { key in
+                guard case .alt(let digit) = key, ("1"..."9").contains(digit) else { return nil }
+                return digit.wholeNumberValue.map { .focusPane($0 - 1) }
+            },
+            KeyBinding(
+                [.control("t")], .newPane, keys: "Ctrl-T", help: "open a new pane",
+                shortcuts: [Shortcut(key: "^T", label: "New pane", row: 1)]),
+            KeyBinding(
+                [.control("x")], .closePane, keys: "Ctrl-X", help: "close the focused pane",
+                shortcuts: [Shortcut(key: "^X", label: "Close pane", row: 1)]),
+            KeyBinding(
+                [.alt(">"), .alt(".")], .widenPane, keys: "Alt->",
+                help: "widen the focused pane"),
+            KeyBinding(
+                [.alt("<"), .alt(",")], .narrowPane, keys: "Alt-<",
+                help: "narrow the focused pane"),
+            KeyBinding(
+                [.alt("z")], .undoLayout, keys: "Alt-Z",
+                help: "undo a layout change (a closed pane comes back with its undo history)"),
+            KeyBinding([.alt("y")], .redoLayout, keys: "Alt-Y", help: "redo a layout change"),
+            KeyBinding(
+                [.escape], .back, keys: "Esc",
+                help: "back to the list; in the list, clear the search",
+                shortcuts: [Shortcut(key: "Esc", label: "Back", row: 1)]),
+            KeyBinding(
+                [.function(1)], .help, keys: "F1", help: "this help",
+                shortcuts: [Shortcut(key: "F1", label: "Help", row: 1)]),
+            KeyBinding(
+                [.control("s")], .save, keys: "Ctrl-S",
+                help: "notes saves every change as you make it; this just says so"),
+            KeyBinding(
+                [.alt("m")], .toggleMouse, keys: "Alt-M",
+                help: "mouse on/off (off: the terminal's own text selection)"),
+            KeyBinding([.alt("s")], .suspend, keys: "Alt-S", help: "suspend (back with fg)"),
+            KeyBinding(
+                [.control("q")], .quit, keys: "Ctrl-Q", help: "quit",
+                shortcuts: [Shortcut(key: "^Q", label: "Quit", row: 1)]),
+        ])
+
+    /// Keys of the article list, where letters, digits and Delete are commands.
+    static let list = Keymap<Command>(
+        title: "In the list",
+        bindings: [
+            KeyBinding(
+                [.delete], .deleteArticle, keys: "Delete", help: "delete the selected article",
+                shortcuts: [Shortcut(key: "Del", label: "Delete", row: 0)]),
+            KeyBinding(
+                keys: "0 .. 5", help: "set the rating",
+                shortcuts: [Shortcut(key: "0-5", label: "Rate", row: 0)]
+            ) { key in
+                guard case .character(let digit) = key, ("0"..."5").contains(digit) else {
+                    return nil
+                }
+                return digit.wholeNumberValue.map { .setRating($0) }
+            },
+            KeyBinding(
+                [.character("a")], .chooseAuthor, keys: "a",
+                help: "set the author: type to filter, Enter to choose or create, Delete to "
+                    + "delete an author and their articles (asks first)",
+                shortcuts: [Shortcut(key: "a", label: "Author", row: 0)]),
+            KeyBinding(
+                [.character("/")], .search, keys: "/",
+                help: "search as you type: a word finds the start of a word; Chinese, "
+                    + "Japanese, Korean and Thai are found anywhere in a run of text",
+                shortcuts: [Shortcut(key: "/", label: "Search", row: 0)]),
+            KeyBinding(
+                [.enter], .open, keys: "Enter", help: "open the selected article",
+                shortcuts: [Shortcut(key: "Enter", label: "Open", row: 1)]),
+            KeyBinding(
+                [.up: .moveUp, .down: .moveDown], keys: "Up  Down", help: "move the selection"),
+            KeyBinding(
+                [.pageUp: .pageUp, .pageDown: .pageDown], keys: "PgUp  PgDn",
+                help: "a page up / down"),
+            KeyBinding(
+                [
+                    .home: .moveToStart, .end: .moveToEnd, .controlHome: .moveToStart,
+                    .controlEnd: .moveToEnd,
+                ],
+                keys: "Home  End", help: "first / last article (also Ctrl-Home  Ctrl-End)"),
+            KeyBinding([.tab], .nextPane, keys: "Tab", help: "next pane (as Ctrl-W)"),
+        ])
+
+    /// Keys of an open article, where letters, digits and Delete edit the text.
+    static let editor = Keymap<EditorAction>(
+        title: "In an open article (every change is saved as you type)",
+        bindings: [
+            .characters(help: "typed into the title or the body"),
+            KeyBinding(
+                [.enter], .enter, keys: "Enter", help: "title: go to the body; body: a new line"),
+            KeyBinding(
+                [.tab], .tab, keys: "Tab",
+                help: "title: go to the body; body: type a tab (shown as 4 spaces)"),
+            KeyBinding(
+                [.backTab], .switchField, keys: "Shift-Tab",
+                help: "switch between the title and the body",
+                shortcuts: [Shortcut(key: "S-Tab", label: "Title/Body", row: 0)]),
+            KeyBinding(
+                [.backspace: .deleteBackward, .delete: .deleteForward], keys: "Backspace  Delete",
+                help: "delete the character before / after the cursor"),
+            KeyBinding(
+                [.altBackspace], .deleteWordBackward, keys: "Alt-Backspace",
+                help: "delete the word before the cursor"),
+            KeyBinding(
+                [.left: .left, .right: .right, .up: .up, .down: .down],
+                keys: "Left Right Up Down", help: "move the cursor"),
+            KeyBinding(
+                [.alt("b"): .wordLeft, .alt("f"): .wordRight], keys: "Alt-B  Alt-F",
+                help: "word left / right",
+                shortcuts: [
+                    Shortcut(key: "M-B", label: "Word left", row: 0),
+                    Shortcut(key: "M-F", label: "Word right", row: 0),
+                ]),
+            KeyBinding(
+                [
+                    .home: .lineStart, .end: .lineEnd, .control("a"): .lineStart,
+                    .control("e"): .lineEnd,
+                ],
+                keys: "Home  End", help: "start / end of the line (also Ctrl-A  Ctrl-E)"),
+            KeyBinding(
+                [.controlHome: .textStart, .controlEnd: .textEnd], keys: "Ctrl-Home  Ctrl-End",
+                help: "start / end of the text"),
+            KeyBinding(
+                [.pageUp: .pageUp, .pageDown: .pageDown], keys: "PgUp  PgDn",
+                help: "a page up / down"),
+        ])
+
+    /// Keys while a search is typed; the list's keys work as well.
+    static let search = Keymap<SearchAction>(
+        title: "While typing a search (the list's other keys work too)",
+        bindings: [
+            .characters(help: "typed into the search; the list follows"),
+            KeyBinding([.backspace], .erase, keys: "Backspace", help: "erase a character"),
+            KeyBinding(
+                [.enter], .keep, keys: "Enter", help: "keep the search",
+                shortcuts: [Shortcut(key: "Enter", label: "Keep", row: 0)]),
+            KeyBinding(
+                [.escape], .clear, keys: "Esc", help: "clear the search",
+                shortcuts: [Shortcut(key: "Esc", label: "Clear", row: 0)]),
+        ])
+
+    /// Keys of the author picker (a box over the panes).
+    static let picker = Keymap<PickerAction>(
+        title: "In the author picker",
+        bindings: [
+            .characters(help: "filter the authors by name"),
+            KeyBinding([.backspace], .erase, keys: "Backspace", help: "erase a character"),
+            KeyBinding(
+                [.up: .up, .down: .down], keys: "Up  Down", help: "move the choice"),
+            KeyBinding(
+                [.enter], .choose, keys: "Enter",
+                help: "set the article's author, or create the one typed",
+                shortcuts: [Shortcut(key: "Enter", label: "choose", row: 0)]),
+            KeyBinding(
+                [.delete], .deleteAuthor, keys: "Delete",
+                help: "delete the author and their articles (asks first)",
+                shortcuts: [Shortcut(key: "Del", label: "delete", row: 0)]),
+            KeyBinding(
+                [.escape], .cancel, keys: "Esc", help: "close the picker",
+                shortcuts: [Shortcut(key: "Esc", label: "cancel", row: 0)]),
+        ])
+
+    /// Keys while the picker asks whether to delete an author.
+    static let confirm = Keymap<ConfirmAction>(
+        title: "When asked to delete an author",
+        bindings: [
+            KeyBinding(
+                [.character("y"), .character("Y")], .confirm, keys: "y",
+                help: "delete the author and their articles"),
+            KeyBinding(keys: "Any other key", help: "keep them") { _ in .cancel },
+        ])
+
+    /// Keys of this help screen; its title line shows the shortcuts.
+    static let help = Keymap<HelpAction>(
+        title: "In this help",
+        bindings: [
+            KeyBinding(
+                [.up: .lineUp, .down: .lineDown], keys: "Up  Down", help: "scroll a line",
+                shortcuts: [Shortcut(key: "Up Down PgUp PgDn", label: "scroll", row: 0)]),
+            KeyBinding(
+                [.pageUp: .pageUp, .pageDown: .pageDown], keys: "PgUp  PgDn", help: "scroll a page"),
+            KeyBinding(
+                [.home: .top, .end: .bottom], keys: "Home  End", help: "top / bottom"),
+            KeyBinding(
+                keys: "Any other key", help: "close the help",
+                shortcuts: [Shortcut(key: "any other key", label: "closes", row: 0)]
+            ) { _ in .close },
+        ])
+}
