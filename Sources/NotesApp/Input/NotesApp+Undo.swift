@@ -26,8 +26,8 @@ extension NotesApp {
         }
     }
 
-    /// Selects and scrolls to the first restored article (clearing a filter that hides it),
-    /// keeps an open article open when it still exists, and highlights the rows for a second.
+    /// Marks what came back for the pane to show at its next load (`Pane.revealRestored`), and
+    /// highlights the rows for a second.
     func reveal(_ event: UndoEvent, in pane: Pane) {
         for other in panes { other.invalidate() }
         let ids = event.ids(for: Article.self) ?? []
@@ -37,49 +37,7 @@ extension NotesApp {
         }
         pane.highlighted = ids
         pane.highlightUntil = .now + .seconds(1)
-        do {
-            try database.read { db in
-                let present = try ids.sorted().prefix(200).filter {
-                    try Notebook.article(db, id: $0) != nil
-                }
-                switch pane.mode {
-                case .article(let open) where present.contains(open):
-                    pane.editor?.placeCursorAtChange = true
-                    pane.editor?.endRun()
-                    return
-                case .gone(let open) where present.contains(open):
-                    try pane.open(articleID: open, db)
-                    pane.editor?.placeCursorAtChange = true
-                    return
-                case .article(let open):
-                    guard try Notebook.article(db, id: open) == nil else {
-                        pane.mode = .list  // to show what came back
-                        break
-                    }
-                    // Taken back by this undo (a New Article): typing stays harmless, and the
-                    // redo opens it again.
-                    pane.mode = .gone(open)
-                    pane.editor = nil
-                    return
-                case .list, .gone:
-                    break
-                }
-                var best: (position: Int, id: Int64)?
-                for id in present {
-                    if let position = try Notebook.position(db, ofArticle: id, in: pane.query),
-                        best.map({ position < $0.position }) ?? true
-                    {
-                        best = (position, id)
-                    }
-                }
-                // By id: the position is resolved when the pane loads, counting the restored rows.
-                if let id = best?.id ?? present.first {
-                    try pane.select(articleID: id, db)
-                }
-            }
-        } catch {
-            message = "\(error)"
-        }
+        pane.restoredToReveal = ids
     }
 
     /// "Undid Delete Article", with what was kept and why, in words: "Undid Typing; kept Title:

@@ -17,8 +17,6 @@ struct ArticleEditor {
     private(set) var run = 0
     /// Whether the current run inserts (true) or deletes (false).
     private var runInserts: Bool?
-    /// After this pane's own undo or redo, the cursor goes to the change on the next refresh.
-    var placeCursorAtChange = false
 
     init(article: Article) {
         self.article = article
@@ -57,13 +55,13 @@ struct ArticleEditor {
     }
 
     /// Takes the article as stored now (another pane's typing, an undo): texts are replaced
-    /// keeping the cursor on the same text, or at the change after this pane's own undo.
-    mutating func refresh(from stored: Article) {
+    /// keeping the cursor on the same text, or at the change (`cursorToChange`: after this
+    /// pane's own undo or redo).
+    mutating func refresh(from stored: Article, cursorToChange: Bool = false) {
         article = stored
         let titleChange = title.replaceText(stored.title)
         let bodyChange = body.replaceText(stored.body)
-        guard placeCursorAtChange else { return }
-        placeCursorAtChange = false
+        guard cursorToChange else { return }
         if let change = bodyChange {
             field = .body
             body.moveCursor(toOffset: change.upperBound)

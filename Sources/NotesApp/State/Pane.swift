@@ -48,6 +48,10 @@ final class Pane {
     /// The open article's editor, when `mode` is `.article` (nil otherwise).
     var editor: ArticleEditor?
 
+    /// Articles this pane's last undo or redo brought back, shown at the next load
+    /// (`revealRestored`): nil once shown.
+    var restoredToReveal: Set<Int64>?
+
     /// Rows restored by this pane's last undo or redo, highlighted until `highlightUntil`.
     var highlighted: Set<Int64> = []
     var highlightUntil: ContinuousClock.Instant?
@@ -123,11 +127,12 @@ final class Pane {
     /// Loads what a view of `height` rows shows, when the data or the window changed.
     func load(height: Int, _ db: Database) throws {
         let height = max(1, height)
+        let cursorToChange = try revealRestored(db)
         switch mode {
         case .article(let id) where needsReload || editor?.articleID != id:
             if let stored = try Notebook.article(db, id: id) {
                 if editor?.articleID == id {
-                    editor?.refresh(from: stored)
+                    editor?.refresh(from: stored, cursorToChange: cursorToChange)
                 } else {
                     editor = ArticleEditor(article: stored)
                 }
