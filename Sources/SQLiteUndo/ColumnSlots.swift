@@ -62,11 +62,14 @@ enum ColumnSlots {
             taken.insert(slot)
             slots.append(slot)
         }
+        // Only what moved is written: an engine starting on a file it knows changes no row, so
+        // its first commit need not wait for anything (a check of the file holds commits that
+        // change rows, and an UPDATE counts the rows it matches, changed or not).
         for (position, column) in columns.enumerated() {
             try db.execute(
                 """
                 UPDATE \(UndoLogSchema.columns) SET position = ?3, declaredType = ?4
-                WHERE tableId = ?1 AND name = ?2
+                WHERE tableId = ?1 AND name = ?2 AND (position IS NOT ?3 OR declaredType IS NOT ?4)
                 """,
                 [
                     .integer(id), .text(column.name), .integer(Int64(position)),

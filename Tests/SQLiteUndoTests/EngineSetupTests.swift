@@ -1,3 +1,4 @@
+import Foundation
 import SQLiteDatabase
 import SQLiteUndo
 import Testing
@@ -77,5 +78,33 @@ struct Article: Table {
         #expect(
             plan.first?["detail"]
                 == .text("SEARCH sqliteundo_log USING INTEGER PRIMARY KEY (rowid>? AND rowid<?)"))
+    }
+}
+
+extension EngineSetupTests {
+    /// An engine that starts on a file it set up before changes no row: its first commit must
+    /// not wait for a check of the whole file that a start may run beside it (notes' start took
+    /// 130 ms instead of 7 on 100k articles while it rewrote the columns' places).
+    @Test func startingOnAFileItKnowsChangesNoRow() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "engine-start-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("items.db").path
+        do {
+            let db = try DatabaseQueue(path: path)
+            try db.write { try $0.execute("CREATE TABLE articles(id INTEGER PRIMARY KEY, title)") }
+            let engine = try UndoEngine(for: db, tables: Article.self)
+            try undoable("New Article") {
+                try db.write { try $0.execute("INSERT INTO articles(title) VALUES ('hi')") }
+            }
+            withExtendedLifetime(engine) {}
+        }
+        let db = try DatabaseQueue(path: path)
+        let changes = { try db.read { try $0.fetchOne(Int.self, "SELECT total_changes()") } }
+        let before = try changes()
+        let engine = try UndoEngine(for: db, tables: Article.self)
+        #expect(try changes() == before)
+        #expect(engine.defaultStack.undoActionName == "New Article")
     }
 }
