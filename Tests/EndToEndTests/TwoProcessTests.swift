@@ -200,4 +200,44 @@ import Testing
         try first.waitFor("EXIT=0")
         try second.waitFor("EXIT=0")
     }
+
+    /// An undo in one notes window that finds its change overwritten by the other window, or by
+    /// another program, keeps that change and names who made it.
+    @Test func anUndoNamesTheOtherWindowOrProgramThatChangedItsRow() throws {
+        let (database, _) = try NotebookOpener.open(path: notebook, seed: .welcome, undo: false)
+        try database.write { try $0.execute("UPDATE articles SET rating = 0") }
+        database.close()
+        let first = try TmuxSession(arguments: ["--db", notebook, "--panes", "1"], folder: folder)
+        try first.waitFor("Welcome to notes")
+        let second = try TmuxSession(arguments: ["--db", notebook, "--panes", "1"], folder: folder)
+        try second.waitFor("Welcome to notes")
+        // Both select the newest article; the first rates it 3, then the second 5.
+        try first.send("3")
+        try first.waitFor("Undo Set Rating")
+        try second.waitFor("★★★☆☆")
+        try second.send("5")
+        try second.waitFor("Undo Set Rating")
+        try first.waitFor("★★★★★")
+        try first.send("C-z")
+        try first.waitFor("Nothing undone: another notes window changed Rating since")
+        // The first rates it again; another program changes the rating behind both.
+        try first.send("2")
+        try first.waitFor("★★☆☆☆")
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        shell.arguments = [
+            notebook,
+            "UPDATE articles SET rating = 4 WHERE id = (SELECT id FROM articles WHERE rating = 2)",
+        ]
+        try shell.run()
+        shell.waitUntilExit()
+        #expect(shell.terminationStatus == 0)
+        try first.waitFor("★★★★☆")
+        try first.send("C-z")
+        try first.waitFor("Nothing undone: someone else changed Rating since")
+        try first.send("C-q")
+        try second.send("C-q")
+        try first.waitFor("EXIT=0")
+        try second.waitFor("EXIT=0")
+    }
 }
