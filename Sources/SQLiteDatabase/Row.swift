@@ -53,7 +53,7 @@ public struct Row: Sendable, Hashable, CustomStringConvertible {
     ) throws -> T {
         guard let result = T(sqliteValue: value) else {
             throw SQLiteError(
-                code: .mismatch, message: "column \(column) holds \(value), not a \(T.self)")
+                code: .mismatch, message: "column \(column) holds \(value), not \(T.valueKind)")
         }
         return result
     }

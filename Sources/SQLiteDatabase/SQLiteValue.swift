@@ -70,14 +70,22 @@ public protocol SQLiteValueConvertible {
     var sqliteValue: SQLiteValue { get }
     /// Decodes a column value; nil when the value cannot represent this type.
     init?(sqliteValue: SQLiteValue)
+    /// What the type holds, in words, for errors: "a whole number", "text or NULL".
+    static var valueKind: String { get }
+}
+
+extension SQLiteValueConvertible {
+    public static var valueKind: String { "a \(Self.self)" }
 }
 
 extension SQLiteValue: SQLiteValueConvertible {
+    public static var valueKind: String { "a value" }
     public var sqliteValue: SQLiteValue { self }
     public init?(sqliteValue: SQLiteValue) { self = sqliteValue }
 }
 
 extension Int64: SQLiteValueConvertible {
+    public static var valueKind: String { "a whole number" }
     public var sqliteValue: SQLiteValue { .integer(self) }
     public init?(sqliteValue: SQLiteValue) {
         switch sqliteValue {
@@ -91,6 +99,7 @@ extension Int64: SQLiteValueConvertible {
 }
 
 extension Int: SQLiteValueConvertible {
+    public static var valueKind: String { "a whole number" }
     public var sqliteValue: SQLiteValue { .integer(Int64(self)) }
     public init?(sqliteValue: SQLiteValue) {
         guard let value = Int64(sqliteValue: sqliteValue) else { return nil }
@@ -99,6 +108,7 @@ extension Int: SQLiteValueConvertible {
 }
 
 extension Bool: SQLiteValueConvertible {
+    public static var valueKind: String { "a boolean (0 or 1)" }
     public var sqliteValue: SQLiteValue { .integer(self ? 1 : 0) }
     public init?(sqliteValue: SQLiteValue) {
         guard let value = Int64(sqliteValue: sqliteValue) else { return nil }
@@ -107,6 +117,7 @@ extension Bool: SQLiteValueConvertible {
 }
 
 extension Double: SQLiteValueConvertible {
+    public static var valueKind: String { "a number" }
     public var sqliteValue: SQLiteValue { .real(self) }
     public init?(sqliteValue: SQLiteValue) {
         switch sqliteValue {
@@ -118,6 +129,7 @@ extension Double: SQLiteValueConvertible {
 }
 
 extension String: SQLiteValueConvertible {
+    public static var valueKind: String { "text" }
     public var sqliteValue: SQLiteValue { .text(self) }
     /// Text as it is; a number as its digits; a blob as its bytes read as UTF-8 (what SQLite's
     /// own text conversion gives, with invalid bytes as U+FFFD), since another program may have
@@ -134,6 +146,7 @@ extension String: SQLiteValueConvertible {
 }
 
 extension [UInt8]: SQLiteValueConvertible {
+    public static var valueKind: String { "bytes" }
     public var sqliteValue: SQLiteValue { .blob(self) }
     public init?(sqliteValue: SQLiteValue) {
         switch sqliteValue {
@@ -145,6 +158,7 @@ extension [UInt8]: SQLiteValueConvertible {
 }
 
 extension Optional: SQLiteValueConvertible where Wrapped: SQLiteValueConvertible {
+    public static var valueKind: String { "\(Wrapped.valueKind) or NULL" }
     public var sqliteValue: SQLiteValue { self?.sqliteValue ?? .null }
     public init?(sqliteValue: SQLiteValue) {
         if sqliteValue.isNull {

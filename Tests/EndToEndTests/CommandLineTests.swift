@@ -57,6 +57,47 @@ import Testing
                 "notes: unknown export format 'pdf' (json or markdown)\nusage: notes"))
     }
 
+    /// Issue 19, item 4: what another program wrote cannot drive the terminal of whoever prints
+    /// the export, and a row of the wrong shape is named and skipped, the rest exported.
+    @Test func exportShowsControlCharactersAndSkipsRowsItCannotRead() throws {
+        let path = try notebook()
+        try seedWelcome(path)
+        // The sqlite3 shell, as another program writes: foreign keys off (its default).
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        shell.arguments = [
+            path,
+            """
+            INSERT INTO articles(id, title, body) VALUES
+                (100, 'Title' || char(27) || ']0;pwned' || char(7),
+                 'clip' || char(27) || ']52;c;ZXZpbA==' || char(7) || char(27) || '[2J'
+                    || char(155) || '31m' || char(13) || 'over' || char(13, 10) || 'end'),
+                (101, 'Bad author', 'kept out');
+            UPDATE articles SET authorId = 'abc' || char(27) || '[2J' WHERE id = 101;
+            """,
+        ]
+        try shell.run()
+        shell.waitUntilExit()
+        #expect(shell.terminationStatus == 0)
+        let markdown = try run(["export", "--db", path, "--format", "markdown"])
+        #expect(markdown.status == 0)
+        #expect(!markdown.output.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{9B}" })
+        #expect(markdown.output.contains("## Title^[]0;pwned^G\n"))
+        #expect(markdown.output.contains("clip^[]52;c;ZXZpbA==^G^[[2J<U+009B>31m^Mover\nend\n"))
+        #expect(markdown.output.contains("## Welcome to notes 👋"))
+        #expect(!markdown.output.contains("kept out"))
+        #expect(
+            markdown.errors
+                == "notes: skipped article 101: column authorId holds 'abc^[[2J', not a whole number or NULL\n"
+        )
+        let json = try run(["export", "--db", path])
+        #expect(json.status == 0)
+        let decoded = try JSONSerialization.jsonObject(with: Data(json.output.utf8))
+        let articles = try #require((decoded as? [String: Any])?["articles"] as? [[String: Any]])
+        #expect(articles.map { $0["id"] as? Int } == [1, 2, 3, 4, 5, 100])
+        #expect(json.errors == markdown.errors)
+    }
+
     /// Makes a welcome notebook the way the first run does, without a terminal.
     func seedWelcome(_ path: String) throws {
         let result = try run(["--db", path])

@@ -32,7 +32,7 @@ import Testing
 
     @Test func markdownHasOneSectionPerArticle() throws {
         #expect(
-            try db.read { try NotebookExport.markdown($0) } == """
+            try db.read { try NotebookExport.markdown($0).text } == """
                 # Notebook
 
                 ## First note
@@ -58,7 +58,7 @@ import Testing
 
     @Test func jsonHasTheDocumentedShape() throws {
         #expect(
-            try db.read { try NotebookExport.json($0) } == """
+            try db.read { try NotebookExport.json($0).text } == """
                 {
                   "articles" : [
                     {
@@ -119,7 +119,7 @@ import Testing
             return try Notebook.insertArticle(
                 db, title: Self.trickyTitle, body: Self.trickyBody, authorId: author)
         }
-        let text = try db.read { try NotebookExport.json($0) }
+        let text = try db.read { try NotebookExport.json($0).text }
         let decoded = try JSONDecoder().decode(Decoded.self, from: Data(text.utf8))
         let stored = try #require(try db.read { try Notebook.article($0, id: id) })
         #expect(

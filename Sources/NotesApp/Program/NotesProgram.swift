@@ -42,10 +42,14 @@ public enum NotesProgram {
             let (database, _) = try NotebookOpener.open(path: path, seed: .welcome, undo: false)
             // A damaged notebook is refused, not exported in part.
             try database.pendingCheck?.wait()
-            let text = try database.read { db in
+            let exported = try database.read { db in
                 format == .json ? try NotebookExport.json(db) : try NotebookExport.markdown(db)
             }
-            FileHandle.standardOutput.write(Data(text.utf8))
+            FileHandle.standardOutput.write(Data(exported.text.utf8))
+            // What another program left unreadable is named, not exported in part.
+            for row in exported.skipped {
+                printError("notes: skipped \(row)")
+            }
             return 0
         } catch {
             printError("notes: \(error)")
