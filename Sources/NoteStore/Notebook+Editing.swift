@@ -90,6 +90,19 @@ extension Notebook {
         guard db.changesCount > 0 else { throw NotebookError.authorNotFound(id: id) }
     }
 
+    /// Whether the number of articles the notebook keeps is right: false after another
+    /// program's `REPLACE` deleted a row without a delete trigger. It reads a whole index
+    /// (milliseconds for 100k articles): after another program's commit, not on every draw.
+    /// - Throws: `SQLiteError`.
+    public static func articleCountIsRight(_ db: Database) throws -> Bool {
+        try db.fetchOne(
+            Bool.self,
+            """
+            SELECT articles IS (SELECT count(*) FROM articles) FROM \(NoteStoreSchema.countTable)
+            WHERE id = 1
+            """) ?? false
+    }
+
     /// Counts the articles, and puts the number the notebook keeps right if it is wrong (rows that
     /// another program's `REPLACE` deleted without a delete trigger). It reads a whole index:
     /// once a session, not on every draw.

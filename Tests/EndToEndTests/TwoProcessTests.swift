@@ -240,4 +240,30 @@ import Testing
         try first.waitFor("EXIT=0")
         try second.waitFor("EXIT=0")
     }
+
+    /// Issue 19, item 8: another program's `REPLACE` deletes the row in its way without the
+    /// delete trigger that keeps the number of articles; notes puts the number right.
+    @Test func theCountStaysRightAfterAnotherProgramsReplace() throws {
+        let session = try TmuxSession(
+            arguments: ["--db", notebook, "--panes", "1"], folder: folder)
+        try session.waitFor("All articles · 5")
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        shell.arguments = [
+            notebook,
+            """
+            REPLACE INTO articles(id, title, body, createdAt, updatedAt)
+            VALUES (1, 'Replaced by sqlite3', '', '2030-01-01T00:00:00.000Z',
+                '2030-01-01T00:00:00.000Z')
+            """,
+        ]
+        try shell.run()
+        shell.waitUntilExit()
+        #expect(shell.terminationStatus == 0)
+        let screen = try session.waitFor("Replaced by sqlite3")
+        #expect(screen.contains("All articles · 5"), "\(screen)")
+        #expect(!screen.contains("Welcome to notes"))
+        try session.send("C-q")
+        try session.waitFor("EXIT=0")
+    }
 }

@@ -103,6 +103,13 @@ extension NotesApp {
             message = "Nine panes at most"
             return
         }
+        let room = ScreenLayout.panesThatFit(width: screenLayout.size.width)
+        guard panes.count < room else {
+            message =
+                "No room for another pane: \(counted(room, "pane")) fit in "
+                + "\(screenLayout.size.width) columns (Ctrl-X closes one)"
+            return
+        }
         do {
             let id = try freshStackID()
             try makePane(id)

@@ -7,10 +7,18 @@ extension NotesApp {
         // Any key may write: it waits for the notebook's check (a resize only redraws).
         let isResize = if case .resize = event { true } else { false }
         if !isResize, !finishOpening(waiting: true) { return }
-        // Nothing shows what a key would act on: only quitting and suspending work.
-        if screenLayout.isTooSmall, event != .key(.control("q")), event != .key(.alt("s")) {
+        // Nothing shows what a key would act on: it waits, unless it makes the panes fit.
+        if screenLayout.isTooSmall {
+            if case .key(let key) = event, let command = Keymaps.everywhere.action(for: key),
+                TooSmallTerminal.commandsThatWork.contains(command)
+            {
+                perform(command)
+            } else if !isResize {
+                heldWhileTooSmall.hold(event)
+            }
             return
         }
+        releaseHeldEvents()
         switch event {
         case .resize:
             return  // the next render uses the new size
@@ -24,6 +32,18 @@ extension NotesApp {
             }
         case .key(let key):
             handle(key)
+        }
+    }
+
+    /// Handles, in order, what came while the terminal was too small, and says what it could
+    /// not keep.
+    func releaseHeldEvents() {
+        let (events, dropped) = heldWhileTooSmall.release()
+        for event in events { handle(event) }
+        if dropped > 0 {
+            message =
+                "\(counted(dropped, "key")) typed while the terminal was too small were "
+                + "not kept"
         }
     }
 

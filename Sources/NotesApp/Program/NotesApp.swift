@@ -28,6 +28,9 @@ public final class NotesApp {
     /// with the engine's, so that no test depends on how fast it runs).
     var clock: @Sendable () -> Date = { Date() }
     var overlay: Overlay?
+    /// Keys, pastes and clicks that came while the terminal was too small to show the panes,
+    /// handled in order once it is big enough again (`TooSmallTerminal`).
+    var heldWhileTooSmall = TooSmallTerminal()
     private(set) var quitRequested = false
     /// Whether clicks and the wheel go to notes (Alt-M gives them back to the terminal).
     var isMouseCaptured = true
@@ -233,16 +236,30 @@ public final class NotesApp {
     /// Work that is due without a key: other processes' commits, expiring highlights.
     func tick() {
         finishOpening(waiting: false)
+        if !screenLayout.isTooSmall { releaseHeldEvents() }
         let now = ContinuousClock.now
         if now - lastPoll >= .milliseconds(500) {
             lastPoll = now
-            _ = try? database.pollForExternalChanges()
+            if (try? database.pollForExternalChanges()) == true { recountAfterOthersWrote() }
         }
         for pane in panes {
             if let until = pane.highlightUntil, now >= until {
                 pane.highlighted = []
                 pane.highlightUntil = nil
             }
+        }
+    }
+
+    /// Puts the number of articles right after another program's commit, which may have been a
+    /// `REPLACE` that deleted a row without the delete trigger keeping the number. Reads first,
+    /// so that a right number costs no write (nor a wait for the other's lock).
+    private func recountAfterOthersWrote() {
+        do {
+            guard try !database.read(Notebook.articleCountIsRight) else { return }
+            try database.write { _ = try Notebook.recountArticles($0) }
+            for pane in panes { pane.invalidate() }
+        } catch {
+            message = "Cannot count the articles: \(error)"
         }
     }
 

@@ -19,7 +19,12 @@ struct ScreenLayout {
 
     var isTooSmall: Bool {
         size.width < Self.minimumSize.width || size.height < Self.minimumSize.height
-            || size.width < paneCount * (Self.minimumPaneWidth + 1)
+            || paneCount > Self.panesThatFit(width: size.width)
+    }
+
+    /// How many panes fit side by side in `width` columns, with a separator each.
+    static func panesThatFit(width: Int) -> Int {
+        width / (minimumPaneWidth + 1)
     }
 
     var titleBar: Rect { Rect(x: 0, y: 0, width: size.width, height: 1) }

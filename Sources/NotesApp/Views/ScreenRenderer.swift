@@ -11,9 +11,13 @@ struct ScreenRenderer {
     func draw() -> (Canvas, Point?) {
         var canvas = Canvas(size: layout.size)
         guard !layout.isTooSmall else {
+            let minimum = ScreenLayout.minimumSize
+            let panesNeed = layout.paneCount * (ScreenLayout.minimumPaneWidth + 1)
             let text =
-                "Terminal too small: notes needs at least \(ScreenLayout.minimumSize.width)"
-                + "x\(ScreenLayout.minimumSize.height)"
+                layout.size.width >= minimum.width && layout.size.height >= minimum.height
+                ? "\(counted(layout.paneCount, "pane")) need \(panesNeed) columns: Ctrl-X closes "
+                    + "one, Alt-Z undoes the last layout change. Keys typed wait until they fit."
+                : "Terminal too small: notes needs at least \(minimum.width)x\(minimum.height)"
             // Wrapped, so that even a tiny terminal shows the words "too small".
             for (row, line) in SoftWrap.lines(of: text, width: layout.size.width).enumerated() {
                 canvas.put(text[line], at: Point(x: 0, y: row), maxWidth: layout.size.width)
