@@ -27,6 +27,7 @@ enum DatabaseFile {
                 throw DatabaseOpenError.folderNotWritable(path: path, folder: folder)
             }
             try checkHeader(path: path)
+            try checkWriteAheadLog(path: path)
         } else {
             guard isWritable(folder) else {
                 throw DatabaseOpenError.folderNotWritable(path: path, folder: folder)
@@ -98,6 +99,35 @@ enum DatabaseFile {
             let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? UInt64
         else { return }
         if size < pageSize * pageCount { throw DatabaseOpenError.corrupt(path: path) }
+    }
+
+    /// Refuses a file whose write-ahead log holds frames under a damaged header (bad magic,
+    /// version or checksum). SQLite would read such a log as empty and delete it at close: the
+    /// changes in it, all a crash left of the latest edits, would be gone for good. A log with no
+    /// frames, or a torn frame after good ones (a crash mid-write), is normal.
+    private static func checkWriteAheadLog(path: String) throws {
+        guard let file = FileHandle(forReadingAtPath: path + "-wal") else { return }
+        defer { try? file.close() }
+        let header = [UInt8](file.readData(ofLength: 33))
+        guard header.count > 32 else { return }  // the header only, or less: no frames
+        func word(_ offset: Int, bigEndian: Bool = true) -> UInt32 {
+            let bytes = header[offset..<offset + 4]
+            return bigEndian
+                ? bytes.reduce(0) { $0 << 8 | UInt32($1) }
+                : bytes.reversed().reduce(0) { $0 << 8 | UInt32($1) }
+        }
+        let magic = word(0)
+        guard magic == 0x377f_0682 || magic == 0x377f_0683, word(4) == 3_007_000 else {
+            throw DatabaseOpenError.damagedLog(path: path)
+        }
+        // SQLite's checksum of the first 24 bytes, in the byte order the magic names.
+        let bigEndian = magic & 1 == 1
+        var sums: (UInt32, UInt32) = (0, 0)
+        for offset in stride(from: 0, to: 24, by: 8) {
+            sums.0 = sums.0 &+ word(offset, bigEndian: bigEndian) &+ sums.1
+            sums.1 = sums.1 &+ word(offset + 4, bigEndian: bigEndian) &+ sums.0
+        }
+        guard sums == (word(24), word(28)) else { throw DatabaseOpenError.damagedLog(path: path) }
     }
 
     private static func openHandle(_ filename: String, flags: Int32, path: String) throws

@@ -6,6 +6,9 @@ public enum DatabaseOpenError: Error, Sendable, Equatable, CustomStringConvertib
     case notADatabase(path: String)
     /// The file is an SQLite database but damaged (corrupt or truncated).
     case corrupt(path: String)
+    /// The file's write-ahead log (`-wal`) holds pages but its header is damaged: SQLite would
+    /// take it for an empty log and delete it, losing the changes it holds.
+    case damagedLog(path: String)
     /// The file has no write permission.
     case readOnly(path: String)
     /// The folder has no write permission (SQLite needs it for its journal files).
@@ -21,7 +24,8 @@ public enum DatabaseOpenError: Error, Sendable, Equatable, CustomStringConvertib
     public var path: String {
         switch self {
         case .missingFolder(let path, _), .notADatabase(let path), .corrupt(let path),
-            .readOnly(let path), .folderNotWritable(let path, _), .locked(let path),
+            .damagedLog(let path), .readOnly(let path), .folderNotWritable(let path, _),
+            .locked(let path),
             .isFolder(let path), .other(let path, _):
             return path
         }
@@ -35,6 +39,9 @@ public enum DatabaseOpenError: Error, Sendable, Equatable, CustomStringConvertib
             return "\(path) is not a database (file is not SQLite); nothing was changed"
         case .corrupt(let path):
             return "\(path) is damaged (corrupt or truncated database); nothing was changed"
+        case .damagedLog(let path):
+            return "\(path)-wal, the log of the latest changes to \(path), is damaged; "
+                + "nothing was changed (both files are kept as they are)"
         case .readOnly(let path):
             return "\(path) is read-only (no write permission); nothing was changed"
         case .folderNotWritable(let path, let folder):

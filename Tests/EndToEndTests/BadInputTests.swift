@@ -205,6 +205,33 @@ import Testing
         try expectRefusal(file, message: "\(file) is a folder, not a database file")
     }
 
+    /// Issue 19, item 5: a crash left the latest edits in the WAL, and its header got damaged.
+    /// SQLite would read the log as empty and delete it at close; notes refuses the notebook and
+    /// leaves both files as they are, so the edits can still be recovered.
+    @Test func notebookWhoseLogHeaderIsDamaged() throws {
+        let source = try makeNotebook("source.db")
+        let file = path("crashed.db")
+        do {
+            // A writer that never closes, as after SIGKILL: its commits are in the WAL only.
+            let writer = try DatabaseQueue(path: source)
+            try writer.write {
+                try $0.execute("INSERT INTO articles(title) VALUES ('Only in the log')")
+            }
+            for suffix in ["", "-wal"] {
+                try FileManager.default.copyItem(atPath: source + suffix, toPath: file + suffix)
+            }
+            withExtendedLifetime(writer) {}
+        }
+        let log = try FileHandle(forUpdating: URL(fileURLWithPath: file + "-wal"))
+        try log.write(contentsOf: Data(count: 32))
+        try log.close()
+        try expectRefusal(
+            file,
+            message:
+                "\(file)-wal, the log of the latest changes to \(file), is damaged; nothing was "
+                + "changed (both files are kept as they are)")
+    }
+
     /// A notebook from a newer notes records a migration this one does not know; it is refused
     /// before anything is written, even the switch to WAL of a file in another journal mode.
     @Test(arguments: ["wal", "delete"])

@@ -133,3 +133,38 @@ import Testing
         #expect(throws: DatabaseOpenError.isFolder(path: path)) { try DatabaseQueue(path: path) }
     }
 }
+
+extension OpenFileTests {
+    /// A database whose last commits are in its WAL only (its writer never closed, as after a
+    /// SIGKILL), copied with the WAL; `damage` changes the copy's WAL first.
+    func crashedCopy(_ name: String, damage: (inout Data) -> Void) throws -> String {
+        let source = try makeDatabase("source-\(name)")
+        let writer = try DatabaseQueue(path: source)
+        try writer.write { try $0.execute("INSERT INTO t VALUES ('only in the log')") }
+        let copy = folder.path(name)
+        try FileManager.default.copyItem(atPath: source, toPath: copy)
+        var log = try bytes(source + "-wal")
+        damage(&log)
+        try log.write(to: URL(fileURLWithPath: copy + "-wal"))
+        withExtendedLifetime(writer) {}
+        return copy
+    }
+
+    @Test func aLogWithAGoodHeaderIsReadAndItsCommitsKept() throws {
+        let copy = try crashedCopy("good.db") { _ in }
+        let db = try DatabaseQueue(path: copy)
+        #expect(try db.read { try $0.fetchOne(Int.self, "SELECT count(*) FROM t") } == 201)
+    }
+
+    /// A damaged log header (zeroed, or one byte of its checksum or salt changed) would make
+    /// SQLite read the log as empty and delete it: the file and its log are refused untouched.
+    @Test(arguments: [0, 4, 17, 27])
+    func aLogWithADamagedHeaderIsRefusedUntouched(byte: Int) throws {
+        let copy = try crashedCopy("damaged-\(byte).db") { $0[byte] ^= 0x01 }
+        let before = try (bytes(copy), bytes(copy + "-wal"))
+        #expect(throws: DatabaseOpenError.damagedLog(path: copy)) {
+            try DatabaseQueue(path: copy)
+        }
+        #expect(try (bytes(copy), bytes(copy + "-wal")) == before)
+    }
+}
