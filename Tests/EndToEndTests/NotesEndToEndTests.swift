@@ -92,6 +92,11 @@ import Testing
         try session?.send("C-q")
         try session?.waitFor("EXIT=0")
         session = nil
+        // A notes that quits leaves no lease behind (issue 19, item 3).
+        let leases = try DatabaseQueue(path: notebook).read {
+            try $0.fetchOne(Int.self, "SELECT count(*) FROM settings WHERE key LIKE 'lease.%'")
+        }
+        #expect(leases == 0)
 
         session = try TmuxSession(
             arguments: ["--db", notebook], width: 100, height: 24, folder: folder)

@@ -38,8 +38,10 @@ import Testing
 
     @Test func anotherNotesWindowsChangeNamesIt() throws {
         // Process 1 (init) is always running: a notes there holds pane-9.
+        let initLease = try #require(ProcessIdentity.running(1)).leaseKey
         try fixture.db.write {
-            try $0.execute("INSERT INTO settings(key, value) VALUES ('lease.1', 'pane-9')")
+            try $0.execute(
+                "INSERT INTO settings(key, value) VALUES (?, 'pane-9')", [.text(initLease)])
         }
         let other = try #require(try fixture.engine?.stack(id: "pane-9"))
         try withUndoStack(other) {

@@ -63,7 +63,7 @@ import Testing
         try db.read {
             try $0.fetchOne(
                 String.self, "SELECT value FROM settings WHERE key = ?",
-                [.text("lease.\(getpid())")])
+                [.text(try #require(ProcessIdentity.current).leaseKey)])
         }
     }
 

@@ -41,10 +41,10 @@ import Testing
     @Test func stacksHeldByARunningProcessGoToNobodyElse() throws {
         try store("panes", "pane-1\npane-2")
         // Process 1 (init) is always running: it holds the saved panes.
-        try store("lease.1", "pane-1\npane-2")
+        try store(try #require(ProcessIdentity.running(1)).leaseKey, "pane-1\npane-2")
         let app = try openApp()
         #expect(app.panes.map(\.stackID) == ["pane-3", "pane-4"])
-        #expect(try setting("lease.\(getpid())") == "pane-3\npane-4")
+        #expect(try setting(try #require(ProcessIdentity.current).leaseKey) == "pane-3\npane-4")
         // The saved layout is the other notes' to keep.
         #expect(try setting("panes") == "pane-1\npane-2")
         app.handle(.key(.control("t")))
@@ -58,6 +58,68 @@ import Testing
         let app = try openApp()
         #expect(app.panes.map(\.stackID) == ["pane-1", "pane-2"])
         #expect(try setting("lease.2147483647") == nil)
-        #expect(try setting("lease.\(getpid())") == "pane-1\npane-2")
+        #expect(try setting(try #require(ProcessIdentity.current).leaseKey) == "pane-1\npane-2")
+    }
+
+    /// Issue 19, item 3: a lease names its process by id, start time and boot. A lease whose id
+    /// now belongs to another process (reused, or after a reboot), to a zombie, or written by id
+    /// alone, hides no history: the saved panes open with their stacks.
+    @Test(arguments: ["reused id", "another boot", "zombie", "id alone"])
+    func aLeaseOfAProcessThatIsNotRunningHidesNoHistory(kind: String) throws {
+        try store("panes", "pane-1\npane-2")
+        let running = try #require(ProcessIdentity.running(getppid()))
+        let key: String
+        var zombie: pid_t?
+        defer { if let zombie { waitpid(zombie, nil, 0) } }
+        switch kind {
+        case "reused id":
+            key =
+                ProcessIdentity(pid: running.pid, started: running.started + 1, boot: running.boot)
+                .leaseKey
+        case "another boot":
+            key =
+                ProcessIdentity(pid: running.pid, started: running.started, boot: "0-1-2")
+                .leaseKey
+        case "zombie":
+            let child = try spawnZombie()
+            key = child.leaseKey
+            zombie = child.pid
+        default:
+            key = "lease.\(running.pid)"
+        }
+        try store(key, "pane-1\npane-2")
+        let app = try openApp()
+        #expect(app.panes.map(\.stackID) == ["pane-1", "pane-2"])
+        #expect(try setting(key) == nil)
+    }
+
+    /// A child that has exited but is not reaped yet (a zombie; the caller reaps it), as it
+    /// was while it ran.
+    func spawnZombie() throws -> ProcessIdentity {
+        var pid: pid_t = 0
+        let arguments = ["/bin/sh", "-c", "exit 0"]
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for argument in argv { free(argument) } }
+        #expect(posix_spawn(&pid, "/bin/sh", nil, nil, &argv, nil) == 0)
+        let identity = try #require(ProcessIdentity.running(pid))
+        // Wait until it has exited, without reaping it.
+        var info = siginfo_t()
+        #expect(waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) == 0)
+        #expect(ProcessIdentity.running(pid) == nil)
+        return identity
+    }
+
+    /// A notes that quits gives its stacks back: the next one, whatever its process id, opens
+    /// the saved panes with their history.
+    @Test func quittingReleasesTheLease() throws {
+        let backend = HeadlessBackend()
+        let app = try NotesApp(
+            database: db, engine: engine, backend: backend, notebookName: "test.db",
+            paneCount: 2)
+        let key = try #require(ProcessIdentity.current).leaseKey
+        #expect(try setting(key) == "pane-1\npane-2")
+        backend.enqueue(.key(.control("q")))
+        try app.run()
+        #expect(try setting(key) == nil)
     }
 }

@@ -217,6 +217,9 @@ public final class NotesApp {
             tick()
             render()
         }
+        // The stacks are free for the next notes; a lease left behind (a crash) is dropped by
+        // the next notes, which sees its process gone.
+        if opening == nil { try? layoutStore.release() }
         backend.shutdown()
         if let failure { throw failure }
     }

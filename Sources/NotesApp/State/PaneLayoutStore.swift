@@ -5,9 +5,11 @@ import SQLiteDatabase
 /// panes with their history, widths and focus, and the layout changes Alt-Z undoes (a closed
 /// pane comes back with its history): `layout`, and `panes` (the open panes' stack ids).
 ///
-/// Also which stacks each running notes holds (`lease.<process id>`): a second notes on the same
-/// notebook gets other stacks, so each process undoes only its own changes, and the first one's
-/// history is not changed under it. The second one leaves the saved layout as it is.
+/// Also which stacks each running notes holds (`lease.<pid>.<start>.<boot>`, `ProcessIdentity`):
+/// a second notes on the same notebook gets other stacks, so each process undoes only its own
+/// changes, and the first one's history is not changed under it. The second one leaves the saved
+/// layout as it is. A notes releases its lease when it quits; a lease whose process is gone
+/// (crashed, its id reused, a zombie, another boot) is dropped by the next notes that opens.
 struct PaneLayoutStore {
     let database: DatabaseQueue
     static let key = "panes"
@@ -15,7 +17,10 @@ struct PaneLayoutStore {
     static let leasePrefix = "lease."
     /// How many layout changes Alt-Z can undo.
     static let historyLimit = 100
-    private var leaseKey: String { Self.leasePrefix + String(getpid()) }
+    /// This process's lease; by id alone where `/proc` cannot name the process.
+    private var leaseKey: String {
+        ProcessIdentity.current?.leaseKey ?? Self.leasePrefix + String(getpid())
+    }
 
     /// The open panes' stack ids, left to right, as saved.
     func load() throws -> [String] {
@@ -35,6 +40,13 @@ struct PaneLayoutStore {
             try Self.store(layout.present.stackIDs, as: Self.key, db)
             try Self.store([text], as: Self.layoutKey, db)
             try Self.store(held, as: leaseKey, db)
+        }
+    }
+
+    /// Gives up this process's lease (at quit): its stacks are free for the next notes.
+    func release() throws {
+        try database.write {
+            try $0.execute("DELETE FROM settings WHERE key = ?", [.text(leaseKey)])
         }
     }
 
@@ -132,9 +144,7 @@ struct PaneLayoutStore {
         for lease in leases {
             let key: String = try lease.decode(at: 0)
             guard key != leaseKey else { continue }
-            if let pid = Int32(key.dropFirst(Self.leasePrefix.count)), pid > 0,
-                kill(pid, 0) == 0 || errno == EPERM
-            {
+            if ProcessIdentity(leaseKey: key)?.isRunning == true {
                 let value: String? = try lease.decode(at: 1)
                 held.formUnion(value.map { $0.split(separator: "\n").map(String.init) } ?? [])
             } else if removingEnded {
