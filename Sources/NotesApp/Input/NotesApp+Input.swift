@@ -39,7 +39,10 @@ extension NotesApp {
     /// not keep.
     func releaseHeldEvents() {
         let (events, dropped) = heldWhileTooSmall.release()
-        for event in events { handle(event) }
+        for event in events {
+            handle(event)
+            settleSelection()
+        }
         if dropped > 0 {
             message =
                 "\(counted(dropped, "key")) typed while the terminal was too small were "

@@ -228,12 +228,16 @@ public final class NotesApp {
     public func processPendingEvents() {
         while !quitRequested, let event = backend.nextEvent(timeout: .zero) {
             handle(event)
-            // A key that moved the selection acts on the article it landed on for the next key
-            // of the same burst (Down then Delete), before any frame is drawn.
-            if focusedPane.hasRequestedIndex { load(focusedPane, at: focus, in: screenLayout) }
+            settleSelection()
         }
         tick()
         render()
+    }
+
+    /// A key that moved the selection acts on the article it landed on for the next key of the
+    /// same burst (Down then Delete), before any frame is drawn.
+    func settleSelection() {
+        if focusedPane.hasRequestedIndex { load(focusedPane, at: focus, in: screenLayout) }
     }
 
     /// Work that is due without a key: other processes' commits, expiring highlights.

@@ -82,7 +82,8 @@ final class Pane {
 
     /// Moves the selection by `delta` rows (clamped).
     func moveSelection(by delta: Int) {
-        select(index: (requestedIndex ?? selected) + delta)
+        let (moved, overflow) = (requestedIndex ?? selected).addingReportingOverflow(delta)
+        select(index: overflow ? Int.max / 2 : moved)
     }
 
     /// Selects whatever comes to be at the selection's place: the selected article is going
