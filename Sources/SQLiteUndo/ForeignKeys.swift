@@ -48,9 +48,11 @@ struct ForeignKeys: Sendable {
     }
 
     /// Throws `ReferencesBroken` when some of `rows` (rowids per table) reference a row that
-    /// does not exist.
-    func check(_ rows: [String: Set<Int64>], _ db: Database) throws {
-        let missing = try missingParents(in: rows, db)
+    /// does not exist, in columns other than `ignoring`.
+    func check(
+        _ rows: [String: Set<Int64>], _ db: Database, ignoring: Set<KeptColumn> = []
+    ) throws {
+        let missing = try missingParents(in: rows, db).subtracting(ignoring)
         if !missing.isEmpty { throw ReferencesBroken(columns: missing) }
     }
 
@@ -114,6 +116,11 @@ struct KeptColumn: Hashable, Sendable {
 
 /// Thrown inside a replay's savepoint when the replay would break a foreign key: the savepoint
 /// rolls back and the row-by-row replay, which keeps those values, runs instead.
-struct ReferencesBroken: Error {
+struct ReferencesBroken: Error, CustomStringConvertible {
     let columns: Set<KeptColumn>
+
+    var description: String {
+        let named = columns.map { "\($0.table).\($0.column) of row \($0.rowid)" }.sorted()
+        return "it would reference rows that are gone (\(named.joined(separator: ", ")))"
+    }
 }

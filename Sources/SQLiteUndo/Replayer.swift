@@ -70,13 +70,15 @@ struct Replayer {
     /// keys), or that would delete a row another change still has to stop referencing, is tried
     /// again after the others. When a round makes no progress, one row in the way is parked (its
     /// unique values set to a placeholder, or its rowid moved to a free one) and the rounds go on;
-    /// when nothing is left to park, rows still referenced are kept, then the error is thrown.
+    /// when nothing is left to park, rows still referenced are kept, and what still breaks a
+    /// constraint is restored as far as the rules allow (`restoreWhatTheRulesAllow`): an undo
+    /// always makes progress.
     mutating func revertAll(_ changes: [NetChange]) throws {
         try takeSnapshot(of: changes)
         var remaining = changes
         while !remaining.isEmpty {
             var failed: [NetChange] = []
-            var lastError: (any Error)?
+            var lastError: SQLiteError?
             for change in remaining {
                 let saved = (affectedRows, conflicts, intended, writes)
                 do {
@@ -98,10 +100,59 @@ struct Replayer {
                     remaining = failed
                     continue
                 }
-                if isLastRound, let lastError { throw lastError }
+                if isLastRound, let lastError {
+                    // A unique value someone else took fails the undo: the rows may be freed.
+                    if Self.isUniqueness(lastError) { throw lastError }
+                    // No order and no parking helps: their old values break a rule of the
+                    // schema as the rows are now (CHECK, NOT NULL, a trigger's RAISE).
+                    for change in failed { try restoreWhatTheRulesAllow(change) }
+                    return
+                }
                 isLastRound = true
             }
             remaining = failed
+        }
+    }
+
+    /// Whether a constraint error is a UNIQUE or PRIMARY KEY one (`SQLITE_CONSTRAINT_UNIQUE`,
+    /// `SQLITE_CONSTRAINT_PRIMARYKEY`).
+    static func isUniqueness(_ error: SQLiteError) -> Bool {
+        error.code.rawValue == 2067 || error.code.rawValue == 1555
+    }
+
+    /// The last resort for a change whose old values break a constraint whatever the order:
+    /// another program wrote a value the schema forbids (a rating of 99 with CHECK constraints
+    /// off, so the undo would write 99 back), or an application's trigger refuses the write.
+    /// Each column of an update is restored on its own where the rules allow; the rest, or a
+    /// whole row that cannot be inserted or deleted, is kept and reported (`.constraint`).
+    private mutating func restoreWhatTheRulesAllow(_ change: NetChange) throws {
+        guard let table = tables[change.tableId] else { return }
+        let pieces =
+            change.kind == .update
+            ? change.after.keys.sorted().map { slot in
+                var piece = change
+                piece.after = change.after.filter { $0.key == slot }
+                piece.before = change.before.filter { $0.key == slot }
+                return piece
+            } : [change]
+        for piece in pieces {
+            let saved = (affectedRows, conflicts, intended, writes)
+            do {
+                try db.savepoint { try revert(piece) }
+            } catch let error as SQLiteError
+                where error.code.primary == .constraint && !Self.isUniqueness(error)
+            {
+                (affectedRows, conflicts, intended, writes) = saved
+                guard let rowid = piece.currentRowid ?? piece.originalRowid else { continue }
+                touch(table, rowid)
+                let slot = piece.kind == .update ? piece.after.keys.first : nil
+                let column = slot.flatMap { slot in table.columns.first { $0.slot == slot } }
+                conflicts.append(
+                    UndoConflict(
+                        table: table.name, rowid: rowid, column: column?.name,
+                        kept: try slot.flatMap { try before(rowid, of: table)?[$0] },
+                        reason: .constraint))
+            }
         }
     }
 
@@ -260,8 +311,10 @@ struct Replayer {
         try write(
             "UPDATE \(table.sqlName) SET \(set) WHERE rowid = ?",
             [.integer(now(rowid, of: table))])
-        intended.columns[RowKey(tableId: table.id, rowid: restoredRowid)] = Dictionary(
-            uniqueKeysWithValues: assignments.map { ($0.slot, $0.sql) })
+        // Merged: a change restored column by column (`restoreWhatTheRulesAllow`) comes here
+        // once per column.
+        intended.columns[RowKey(tableId: table.id, rowid: restoredRowid), default: [:]].merge(
+            assignments.map { ($0.slot, $0.sql) }, uniquingKeysWith: { $1 })
     }
 
     /// Runs one statement of the replay that writes one row.

@@ -39,7 +39,7 @@ public struct UndoEvent: Sendable, Equatable {
 }
 
 /// A value an undo or redo did not restore because someone else changed it since, or because
-/// restoring it would break a foreign key.
+/// restoring it would break a foreign key or another constraint.
 public struct UndoConflict: Sendable, Equatable, CustomStringConvertible {
     /// Why the value was kept.
     public enum Reason: Sendable, Equatable {
@@ -48,6 +48,10 @@ public struct UndoConflict: Sendable, Equatable, CustomStringConvertible {
         /// Restoring it would reference a row that is gone, or deleting the row would leave
         /// other rows referencing nothing (or, with `ON DELETE CASCADE`, delete them).
         case foreignKey
+        /// Restoring it would break a CHECK, NOT NULL or UNIQUE constraint as the rows are now
+        /// (another program wrote, with the checks off, a value the schema forbids, or another
+        /// row took a unique value).
+        case constraint
     }
 
     /// The table.

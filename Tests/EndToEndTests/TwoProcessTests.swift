@@ -266,4 +266,56 @@ import Testing
         try session.send("C-q")
         try session.waitFor("EXIT=0")
     }
+
+    /// Runs SQL in the sqlite3 shell, as another program writes (foreign keys off: its default).
+    func sqlite3(_ sql: String) throws {
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        shell.arguments = [notebook, sql]
+        try shell.run()
+        shell.waitUntilExit()
+        #expect(shell.terminationStatus == 0)
+    }
+
+    /// Issue 19, item 2: what another program wrote with the checks off (an article whose author
+    /// it deleted, a rating of 99) never blocks an undo: each Ctrl-Z makes progress and says
+    /// what it kept, in words.
+    @Test func anUndoMakesProgressPastWhatAnotherProgramBroke() throws {
+        let (database, _) = try NotebookOpener.open(path: notebook, seed: .welcome, undo: false)
+        try database.write { try $0.execute("UPDATE articles SET rating = 0") }
+        database.close()
+        let session = try TmuxSession(
+            arguments: ["--db", notebook, "--panes", "1"], width: 160, height: 30, folder: folder)
+        try session.waitFor("Welcome to notes")
+        try session.send("2")
+        try session.waitFor("Undo Set Rating")
+        // The selected article's author goes, with foreign keys off: the article stays.
+        try sqlite3(
+            "DELETE FROM authors WHERE id = (SELECT authorId FROM articles WHERE rating = 2)")
+        try session.send("3")
+        try session.waitFor("★★★☆☆")
+        try session.send("C-z")
+        try session.waitFor("Undid Set Rating")
+        try session.waitFor("★★☆☆☆")
+        try session.send("C-z")
+        try session.waitFor("Undid Set Rating")
+        // A rating the schema forbids, written with CHECK constraints off.
+        try session.send("C-y")
+        try session.waitFor("Redid Set Rating")
+        try sqlite3("PRAGMA ignore_check_constraints = ON; UPDATE articles SET rating = 99")
+        try session.waitFor("★★★★★")
+        try session.send("1")
+        try session.waitFor("Undo Set Rating")
+        try session.send("C-z")
+        // The rating stays; the step's bookkeeping (when the article changed) is undone.
+        try session.waitFor(
+            "Undid Set Rating; kept Rating: the earlier one would break a rule of the notebook")
+        // The steps below undo in turn, until the list is empty.
+        try session.send("C-z")
+        try session.waitFor("Nothing undone")
+        try session.send("C-z")
+        try session.waitFor("Pane 1: nothing to undo")
+        try session.send("C-q")
+        try session.waitFor("EXIT=0")
+    }
 }

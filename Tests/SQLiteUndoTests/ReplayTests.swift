@@ -231,22 +231,24 @@ import Testing
         #expect(paneB.state == UndoStackState(undo: ["B edit"], redo: []))
     }
 
-    @Test func failedReplayRollsBackAndLeavesTheStackUnchanged() throws {
+    /// A write an application's trigger refuses (RAISE) cannot be undone: the row is kept and
+    /// reported, and the step leaves the list instead of failing every undo after it.
+    @Test func aWriteATriggerRefusesIsKeptAndTheStepLeavesTheList() throws {
+        try action("Rename", "UPDATE items SET name = 'renamed' WHERE id = 1")
         try action("Insert", "INSERT INTO items(id, name) VALUES (7, 'seven')")
-        // An outside constraint added later makes the undo's DELETE fail.
+        // An outside rule added later makes the undo's DELETE fail.
         try fixture.execute(
             "CREATE TRIGGER no_delete BEFORE DELETE ON items BEGIN SELECT RAISE(ABORT, 'deleting is forbidden'); END"
         )
         let before = try fixture.rows()
-        #expect {
-            try stack.undo()
-        } throws: { error in
-            guard case .replayFailed(let barrier, let reason, _) = error as? UndoError else {
-                return false
-            }
-            return barrier == "Insert" && reason.contains("deleting is forbidden")
-        }
+        let event = try stack.undo()
+        #expect(
+            event?.conflicts == [
+                UndoConflict(table: "items", rowid: 7, column: nil, kept: nil, reason: .constraint)
+            ])
         #expect(try fixture.rows() == before)
-        #expect(stack.state == UndoStackState(undo: ["Insert"], redo: []))
+        #expect(stack.state == UndoStackState(undo: ["Rename"], redo: []))
+        _ = try stack.undo()
+        #expect(stack.state == UndoStackState(undo: [], redo: ["Rename"]))
     }
 }

@@ -61,6 +61,13 @@ extension NotesApp {
                     ? "\(who) \(verb) \(what) since" : "kept \(what): \(who) \(verb) it since"
             case .foreignKey:
                 clause = Self.describeKeptReference(conflict)
+            case .constraint:
+                let what = conflict.column.map { "the earlier " + Self.fieldName($0) }
+                clause =
+                    changedNothing
+                    ? "\(what ?? "the earlier article") would break a rule of the notebook"
+                    : "kept \(conflict.column.map(Self.fieldName) ?? "an article"): "
+                        + "the earlier one would break a rule of the notebook"
             }
             if !clauses.contains(clause) { clauses.append(clause) }
         }
