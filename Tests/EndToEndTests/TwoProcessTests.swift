@@ -174,14 +174,7 @@ import Testing
         #expect(Date().timeIntervalSince(start) < 1.5)
 
         start = Date()
-        let shell = Process()
-        shell.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        shell.arguments = [
-            notebook, "UPDATE articles SET title = 'Renamed by sqlite3' WHERE title = 'Panes'",
-        ]
-        try shell.run()
-        shell.waitUntilExit()
-        #expect(shell.terminationStatus == 0)
+        try sqlite3("UPDATE articles SET title = 'Renamed by sqlite3' WHERE title = 'Panes'")
         try second.waitFor("Renamed by sqlite3", timeout: 1)
         try first.waitFor("Renamed by sqlite3", timeout: 1)
 
@@ -223,15 +216,8 @@ import Testing
         // The first rates it again; another program changes the rating behind both.
         try first.send("2")
         try first.waitFor("★★☆☆☆")
-        let shell = Process()
-        shell.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        shell.arguments = [
-            notebook,
-            "UPDATE articles SET rating = 4 WHERE id = (SELECT id FROM articles WHERE rating = 2)",
-        ]
-        try shell.run()
-        shell.waitUntilExit()
-        #expect(shell.terminationStatus == 0)
+        try sqlite3(
+            "UPDATE articles SET rating = 4 WHERE id = (SELECT id FROM articles WHERE rating = 2)")
         try first.waitFor("★★★★☆")
         try first.send("C-z")
         try first.waitFor("Nothing undone: someone else changed Rating since")
@@ -247,19 +233,12 @@ import Testing
         let session = try TmuxSession(
             arguments: ["--db", notebook, "--panes", "1"], folder: folder)
         try session.waitFor("All articles · 5")
-        let shell = Process()
-        shell.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        shell.arguments = [
-            notebook,
+        try sqlite3(
             """
             REPLACE INTO articles(id, title, body, createdAt, updatedAt)
             VALUES (1, 'Replaced by sqlite3', '', '2030-01-01T00:00:00.000Z',
                 '2030-01-01T00:00:00.000Z')
-            """,
-        ]
-        try shell.run()
-        shell.waitUntilExit()
-        #expect(shell.terminationStatus == 0)
+            """)
         let screen = try session.waitFor("Replaced by sqlite3")
         #expect(screen.contains("All articles · 5"), "\(screen)")
         #expect(!screen.contains("Welcome to notes"))
