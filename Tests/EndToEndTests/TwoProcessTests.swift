@@ -297,4 +297,35 @@ import Testing
         try session.send("C-q")
         try session.waitFor("EXIT=0")
     }
+
+    /// Issue 19, item 1: a key typed right after another program changed the open article (well
+    /// before notes looks for others' changes, every half second) keeps their change: both are
+    /// in the body, whichever notes saw first.
+    @Test func aKeyTypedRightAfterAnotherProgramsEditKeepsBoth() throws {
+        let session = try TmuxSession(
+            arguments: ["--db", notebook, "--panes", "1"], folder: folder)
+        try session.waitFor("Welcome to notes")
+        try session.send("Enter")
+        try session.waitFor("Editing")
+        let id = try DatabaseQueue(path: notebook).read {
+            try $0.fetchOne(Int64.self, "SELECT id FROM articles ORDER BY updatedAt DESC LIMIT 1")
+        }
+        let before = try body(of: id)
+        try sqlite3("UPDATE articles SET body = body || ' EXT' WHERE id = \(id ?? 0)")
+        try session.sendLiteral("Q")
+        let deadline = Date().addingTimeInterval(5)
+        while try body(of: id) == before + " EXT", Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        #expect(try body(of: id) == "Q" + before + " EXT")
+        try session.send("C-q")
+        try session.waitFor("EXIT=0")
+    }
+
+    func body(of id: Int64?) throws -> String {
+        try DatabaseQueue(path: notebook).read {
+            try $0.fetchOne(
+                String.self, "SELECT body FROM articles WHERE id = ?", [.integer(id ?? 0)])
+        } ?? ""
+    }
 }

@@ -1,4 +1,6 @@
+import Foundation
 import NoteStore
+import SQLiteDatabase
 import TerminalUI
 
 extension NotesApp {
@@ -66,16 +68,45 @@ extension NotesApp {
         let id = editor.articleID
         let field = editor.field
         let text = editor.buffer.text
+        let base = editor.saved(field)
         let key = coalescing ? editor.runKey : nil
         if !coalescing { editor.endRun() }
         pane.editor = editor
         let now = clock()
+        var written: String?
         perform(name, coalescing: key) { db in
-            switch field {
-            case .title: try Notebook.updateTitle(db, ofArticle: id, to: text, at: now)
-            case .body: try Notebook.updateBody(db, ofArticle: id, to: text, at: now)
-            }
+            written = try Self.write(text, over: base, field: field, ofArticle: id, at: now, db)
         }
+        guard let written else {
+            // Refused, or failed: the field shows the text as stored (the next load).
+            pane.invalidate(recounting: false)
+            return
+        }
+        pane.editor?.noteSaved(written, in: field)
+        if written != text { _ = pane.editor?.buffer.replaceText(written) }
+    }
+
+    /// Writes `text`, the field as edited from `base`, and returns what was written. When
+    /// someone changed the field since `base` was read (another notes window, another program),
+    /// the edit is merged into their text instead of writing over it (`TextMerge`), or refused
+    /// when both changed the same place.
+    private static func write(
+        _ text: String, over base: String, field: ArticleEditor.Field, ofArticle id: Int64,
+        at date: Date, _ db: Database
+    ) throws -> String {
+        let stored = try Notebook.article(db, id: id).map { field == .title ? $0.title : $0.body }
+        var merged = text
+        if let stored, stored != base {
+            guard let both = TextMerge.merge(base: base, mine: text, theirs: stored) else {
+                throw EditCollision()
+            }
+            merged = both
+        }
+        switch field {
+        case .title: try Notebook.updateTitle(db, ofArticle: id, to: merged, at: date)
+        case .body: try Notebook.updateBody(db, ofArticle: id, to: merged, at: date)
+        }
+        return merged
     }
 
     /// A cursor move: ends the typing run.
@@ -83,5 +114,12 @@ extension NotesApp {
         guard var editor = focusedPane.editor else { return }
         if motion(&editor.buffer) { editor.endRun() }
         focusedPane.editor = editor
+    }
+}
+
+/// An edit at the place someone else changed since the editor read the text: not written.
+struct EditCollision: Error, CustomStringConvertible {
+    var description: String {
+        "another window or program changed the text there; it shows theirs"
     }
 }

@@ -37,6 +37,19 @@ struct ArticleEditor {
     /// The coalescing key of the current run: typing in one field merges until the run ends.
     var runKey: String { "article-\(article.id)-\(field.rawValue)-\(run)" }
 
+    /// The field's text as last written or read: what an edit of it started from.
+    func saved(_ field: Field) -> String {
+        field == .title ? article.title : article.body
+    }
+
+    /// Notes that `text` was written to the field (maybe merged with someone else's change).
+    mutating func noteSaved(_ text: String, in field: Field) {
+        switch field {
+        case .title: article.title = text
+        case .body: article.body = text
+        }
+    }
+
     /// Ends the typing run: the next edit is a new undo step (a cursor jump, leaving, undo).
     mutating func endRun() {
         run += 1
