@@ -20,6 +20,8 @@ public struct ResultCode: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let readOnly = ResultCode(rawValue: SQLITE_READONLY)
     public static let ioError = ResultCode(rawValue: SQLITE_IOERR)
     public static let corrupt = ResultCode(rawValue: SQLITE_CORRUPT)
+    /// The disk is full (`SQLITE_FULL`).
+    public static let full = ResultCode(rawValue: SQLITE_FULL)
     public static let cantOpen = ResultCode(rawValue: SQLITE_CANTOPEN)
     public static let constraint = ResultCode(rawValue: SQLITE_CONSTRAINT)
     /// A foreign key constraint failed (`SQLITE_CONSTRAINT_FOREIGNKEY`, an extended code).

@@ -55,7 +55,7 @@ import Testing
         #expect(fixture.app.focusedPane.editor?.buffer.text == "Body of thing")
         #expect(
             fixture.screen.contains(
-                " │ Delete Text failed: another window or program changed the text there; it shows "
-                    + "theirs\n"))
+                " │ Delete Text failed: another window or program changed the text there; nothing "
+                    + "was saved\n"))
     }
 }

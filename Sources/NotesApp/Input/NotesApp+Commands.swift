@@ -29,7 +29,7 @@ extension NotesApp {
                 do {
                     try database.read { try pane.open(articleID: summary.id, $0) }
                 } catch {
-                    message = "Cannot open the article: \(error)"
+                    message = "Cannot open the article: \(ErrorWords.describe(error))"
                 }
             }
         case .back:
@@ -120,7 +120,7 @@ extension NotesApp {
                 layout.focus = index
             }
         } catch {
-            message = "Cannot open a pane: \(error)"
+            message = "Cannot open a pane: \(ErrorWords.describe(error))"
         }
     }
 

@@ -120,6 +120,6 @@ extension NotesApp {
 /// An edit at the place someone else changed since the editor read the text: not written.
 struct EditCollision: Error, CustomStringConvertible {
     var description: String {
-        "another window or program changed the text there; it shows theirs"
+        "another window or program changed the text there"
     }
 }

@@ -22,7 +22,7 @@ extension NotesApp {
             // back: the step leaves the lists.
             message = describe(event, changedNothing: oppositeCount() == before)
         } catch {
-            message = "\(error)"
+            message = ErrorWords.describe(error)
         }
     }
 

@@ -111,7 +111,7 @@ public final class NotesApp {
         do {
             try leasePanes(count: paneCount, history: history)
         } catch {
-            message = "Cannot save the panes: \(error)"
+            message = "Cannot save the panes: \(ErrorWords.describe(error))"
         }
         return true
     }
@@ -185,7 +185,7 @@ public final class NotesApp {
                 try layoutStore.lease(heldStackIDs)
             }
         } catch {
-            message = "Cannot save the panes: \(error)"
+            message = "Cannot save the panes: \(ErrorWords.describe(error))"
         }
     }
 
@@ -266,7 +266,7 @@ public final class NotesApp {
             try database.write { _ = try Notebook.recountArticles($0) }
             for pane in panes { pane.invalidate() }
         } catch {
-            message = "Cannot count the articles: \(error)"
+            message = "Cannot count the articles: \(ErrorWords.describe(error))"
         }
     }
 
@@ -296,7 +296,7 @@ public final class NotesApp {
                 message = "Article deleted elsewhere"
             }
         } catch {
-            message = "Cannot read the notebook: \(error)"
+            message = "Cannot read the notebook: \(ErrorWords.describe(error))"
         }
     }
 
@@ -313,7 +313,7 @@ public final class NotesApp {
             }
             message = nil
         } catch {
-            message = "\(name) failed: \(error)"
+            message = "\(name) failed: \(ErrorWords.describe(error)); nothing was saved"
         }
     }
 }

@@ -39,7 +39,7 @@ extension NotesApp {
             try database.read { try picker.refresh($0) }
             overlay = .authorPicker(picker)
         } catch {
-            message = "\(error)"
+            message = ErrorWords.describe(error)
         }
     }
 
