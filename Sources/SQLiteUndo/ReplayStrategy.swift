@@ -64,7 +64,18 @@ struct BarrierReplay {
                 var batch = BatchReplay(db: db, barrier: id, inverted: inverted, tables: tables)
                 let parents = tables.values.filter { foreignKeys.isParent($0.name) }.map(\.id)
                 if try !batch.deletesRows(ofTables: parents),
-                    try inSavepoint({ try batch.revert() ? batch.affectedRows : nil })
+                    try inSavepoint({
+                        guard try batch.revert() else { return nil }
+                        // A text changed since is merged row by row: this replay kept it whole.
+                        if batch.conflicts.contains(where: { conflict in
+                            conflict.column.map {
+                                engine.mergesText(table: conflict.table, column: $0)
+                            } ?? false
+                        }) {
+                            throw MergesTextRowByRow()
+                        }
+                        return batch.affectedRows
+                    })
                 {
                     return Reverted(
                         affected: batch.affectedRows, conflicts: batch.conflicts, exact: false)
@@ -87,7 +98,8 @@ struct BarrierReplay {
             do {
                 return try db.savepoint {
                     var replayer = Replayer(
-                        db: db, tables: tables, foreignKeys: foreignKeys, keeping: keeping)
+                        db: db, tables: tables, foreignKeys: foreignKeys, keeping: keeping,
+                        mergesText: engine.mergesText)
                     replayer.unparkable = unparkable
                     let changedBefore = changedRowCount()
                     try replayer.revertAll(changes)
@@ -136,6 +148,12 @@ struct BarrierReplay {
             return false
         } catch is ReferencesBroken {
             return false
+        } catch is MergesTextRowByRow {
+            return false
         }
     }
 }
+
+/// Thrown inside a set-based replay's savepoint when it kept a text the engine merges: the
+/// savepoint rolls back and the row-by-row replay, which merges it, runs instead.
+private struct MergesTextRowByRow: Error {}

@@ -41,14 +41,19 @@ struct Replayer {
     /// The unique columns (slots) each parked row had set to a placeholder.
     private var parkedColumns: [RowKey: Set<Int>] = [:]
 
+    /// Whether a text column someone changed since is merged (`UndoEngine.mergeText`).
+    let mergesText: (_ table: String, _ column: String) -> Bool
+
     init(
         db: Database, tables: [Int64: TrackedTable], foreignKeys: ForeignKeys,
-        keeping: Set<KeptColumn> = []
+        keeping: Set<KeptColumn> = [],
+        mergesText: @escaping (_ table: String, _ column: String) -> Bool = { _, _ in false }
     ) {
         self.db = db
         self.tables = tables
         self.foreignKeys = foreignKeys
         self.keeping = keeping
+        self.mergesText = mergesText
     }
 
     /// A row to delete that another row still references, maybe only until a later change of
@@ -271,6 +276,16 @@ struct Replayer {
             if kept == before { continue }  // already restored (by a cascade, or by someone)
             let movesRow = column.name == table.rowidAlias && before != kept
             if kept != left {
+                // A text both changed: the step's own splice taken back from the text as it is.
+                if mergesText(table.name, column.name),
+                    case .text(let base) = left, case .text(let mine) = before,
+                    case .text(let theirs) = kept,
+                    let merged = TextSplice.merge(base: base, mine: mine, theirs: theirs)
+                {
+                    assignments.append(
+                        (column.name.quotedIdentifier, column.slot, Self.textLiteral(merged)))
+                    continue
+                }
                 conflicts.append(
                     UndoConflict(table: table.name, rowid: rowid, column: column.name, kept: kept))
                 continue
@@ -315,6 +330,13 @@ struct Replayer {
         // once per column.
         intended.columns[RowKey(tableId: table.id, rowid: restoredRowid), default: [:]].merge(
             assignments.map { ($0.slot, $0.sql) }, uniquingKeysWith: { $1 })
+    }
+
+    /// SQL for a text, byte for byte (a hex blob cast to text: NUL and quotes included).
+    private static func textLiteral(_ text: String) -> String {
+        let digits = Array("0123456789abcdef")
+        let hex = text.utf8.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }
+        return "CAST(x'\(String(hex))' AS TEXT)"
     }
 
     /// Runs one statement of the replay that writes one row.

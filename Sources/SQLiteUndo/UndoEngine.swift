@@ -36,6 +36,9 @@ public final class UndoEngine: Sendable {
         let now: @Sendable () -> Date
     }
     private let clockSource = Mutex(Clock(now: { Date() }))
+    /// The text columns an undo merges (`mergeText(ofColumns:in:)`), as `KeptColumn`-style
+    /// lowercased "table.column" names.
+    private let mergedText = Mutex<Set<String>>([])
     /// Parts an exact replay restores without their columns' update capture triggers (see
     /// `BatchReplay`).
     private let rowsWorthSuspendingCapture: Int
@@ -116,6 +119,22 @@ public final class UndoEngine: Sendable {
     public var clock: @Sendable () -> Date {
         get { clockSource.withLock { $0.now } }
         set { clockSource.withLock { $0 = Clock(now: newValue) } }
+    }
+
+    /// Makes an undo or redo merge these text columns of `table` instead of keeping them whole
+    /// when someone changed them since: the step's own splice is taken back from the text as it
+    /// is now, keeping the others' edits around it (`TextSplice.merge`). Only when the step's
+    /// change and theirs touch the same bytes is the column kept and reported, as for any
+    /// column. For the body of a note that two windows or programs type into at once.
+    public func mergeText(ofColumns columns: [String], in table: any Table.Type) {
+        let names = columns.map { "\(table.tableName).\($0)".lowercased() }
+        mergedText.withLock { $0.formUnion(names) }
+    }
+
+    /// Whether an undo merges the text of this column (`mergeText(ofColumns:in:)`).
+    func mergesText(table: String, column: String) -> Bool {
+        let name = "\(table).\(column)".lowercased()
+        return mergedText.withLock { $0.contains(name) }
     }
 
     /// The stack a barrier writing now registers with: the `withUndoStack` scope's, or the

@@ -58,4 +58,20 @@ import Testing
                 " │ Delete Text failed: another window or program changed the text there; nothing "
                     + "was saved\n"))
     }
+
+    /// Two panes typing into one body: each pane's Ctrl-Z takes back only its own typing, the
+    /// other's stays (the engine merges the text column, `UndoEngine.mergeText`).
+    @Test func eachPaneUndoesOnlyItsOwnTypingInASharedBody() throws {
+        let fixture = try AppFixture()
+        fixture.press(.enter)  // pane 1: article 3, cursor at the start of its body
+        fixture.type("One ")
+        fixture.press(.control("w"), .enter, .controlEnd)  // pane 2: the same article, at its end
+        fixture.type(" two")
+        #expect(try body(fixture) == "One Body of article 3 two")
+        fixture.press(.control("w"))  // back to pane 1
+        fixture.press(.control("z"))
+        #expect(try body(fixture) == "Body of article 3 two")
+        fixture.press(.control("w"), .control("z"))
+        #expect(try body(fixture) == "Body of article 3")
+    }
 }

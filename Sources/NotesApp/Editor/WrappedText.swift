@@ -1,3 +1,4 @@
+import SQLiteUndo
 import TerminalUI
 
 /// A text and its layout in screen rows of one width.
@@ -67,7 +68,7 @@ struct WrappedText: Sendable {
     mutating func setText(_ newText: String) -> (old: Range<Int>, new: Range<Int>)? {
         var newText = newText
         newText.makeContiguousUTF8()
-        guard let change = TextDifference.changedBytes(from: text, to: newText) else { return nil }
+        guard let change = TextSplice.changedBytes(from: text, to: newText) else { return nil }
         text = newText
         reindex(replacing: change.old, with: change.new)
         return change

@@ -1,6 +1,7 @@
 import Foundation
 import NoteStore
 import SQLiteDatabase
+import SQLiteUndo
 import TerminalUI
 
 extension NotesApp {
@@ -88,7 +89,7 @@ extension NotesApp {
 
     /// Writes `text`, the field as edited from `base`, and returns what was written. When
     /// someone changed the field since `base` was read (another notes window, another program),
-    /// the edit is merged into their text instead of writing over it (`TextMerge`), or refused
+    /// the edit is merged into their text instead of writing over it (`TextSplice.merge`), or refused
     /// when both changed the same place.
     private static func write(
         _ text: String, over base: String, field: ArticleEditor.Field, ofArticle id: Int64,
@@ -97,7 +98,7 @@ extension NotesApp {
         let stored = try Notebook.article(db, id: id).map { field == .title ? $0.title : $0.body }
         var merged = text
         if let stored, stored != base {
-            guard let both = TextMerge.merge(base: base, mine: text, theirs: stored) else {
+            guard let both = TextSplice.merge(base: base, mine: text, theirs: stored) else {
                 throw EditCollision()
             }
             merged = both

@@ -73,6 +73,8 @@ public final class NotesApp {
     ) throws {
         self.database = database
         self.engine = engine
+        // Two panes, windows or programs typing into one article each undo only their typing.
+        engine?.mergeText(ofColumns: ["title", "body"], in: Article.self)
         self.backend = backend
         self.notebookName = notebookName
         self.layoutStore = PaneLayoutStore(database: database)

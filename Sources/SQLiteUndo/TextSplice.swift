@@ -1,0 +1,104 @@
+/// Texts as one splice of another: where two texts differ, and one change merged into a text
+/// someone else changed since. The engine merges an undo of a text column this way
+/// (`UndoEngine.mergeText(ofColumns:in:)`); an editor can merge its keystrokes the same way.
+public enum TextSplice {
+    /// The differing bytes of `old` and `new` (their UTF-8), between their common start and
+    /// common end, or nil when they are equal.
+    ///
+    /// The common start and end never overlap, so the two ranges are as small as one edit that
+    /// turns `old` into `new`. The bounds may fall inside a grapheme (or a scalar) where the
+    /// texts share part of one.
+    public static func changedBytes(
+        from old: String, to new: String
+    ) -> (old: Range<Int>, new: Range<Int>)? {
+        changedBytes(from: old, to: new, endFirst: false)
+    }
+
+    /// As `changedBytes(from:to:)`; with `endFirst`, the common end is taken first. Where a
+    /// change is ambiguous (" one" or "one " out of "3 one two"), the two give its two places.
+    private static func changedBytes(
+        from old: String, to new: String, endFirst: Bool
+    ) -> (old: Range<Int>, new: Range<Int>)? {
+        var old = old
+        var new = new
+        return old.withUTF8 { oldBytes in
+            new.withUTF8 { newBytes in changedBytes(from: oldBytes, to: newBytes, endFirst) }
+        }
+    }
+
+    private static func changedBytes(
+        from old: UnsafeBufferPointer<UInt8>, to new: UnsafeBufferPointer<UInt8>,
+        _ endFirst: Bool
+    ) -> (old: Range<Int>, new: Range<Int>)? {
+        let shorter = min(old.count, new.count)
+        if old.count == new.count, old.elementsEqual(new) { return nil }
+        func commonStart(upTo limit: Int) -> Int {
+            var count = 0
+            while count < limit, old[count] == new[count] { count += 1 }
+            return count
+        }
+        func commonEnd(upTo limit: Int) -> Int {
+            var count = 0
+            while count < limit, old[old.count - 1 - count] == new[new.count - 1 - count] {
+                count += 1
+            }
+            return count
+        }
+        let prefix: Int
+        let suffix: Int
+        if endFirst {
+            suffix = commonEnd(upTo: shorter)
+            prefix = commonStart(upTo: shorter - suffix)
+        } else {
+            prefix = commonStart(upTo: shorter)
+            suffix = commonEnd(upTo: shorter - prefix)
+        }
+        return (prefix..<(old.count - suffix), prefix..<(new.count - suffix))
+    }
+
+    /// `mine` and `theirs` together, each one splice of `base`; nil when they changed the same
+    /// bytes.
+    ///
+    /// Splices in different places both apply, and so do two insertions at one point (theirs
+    /// first, as it was written first).
+    public static func merge(base: String, mine: String, theirs: String) -> String? {
+        // Each change in both of its places, where it has two: one may miss the other's.
+        for myEndFirst in [false, true] {
+            for theirEndFirst in [false, true] {
+                guard let my = changedBytes(from: base, to: mine, endFirst: myEndFirst) else {
+                    return theirs
+                }
+                guard let their = changedBytes(from: base, to: theirs, endFirst: theirEndFirst)
+                else { return mine }
+                if let merged = merge(my, mine, into: their, theirs) { return merged }
+            }
+        }
+        return nil
+    }
+
+    /// My splice (`my` ranges, bytes from `mine`) applied to `theirs`, nil when it overlaps
+    /// theirs.
+    private static func merge(
+        _ my: (old: Range<Int>, new: Range<Int>), _ mine: String,
+        into their: (old: Range<Int>, new: Range<Int>), _ theirs: String
+    ) -> String? {
+        let replaced: Range<Int>
+        if my.old.upperBound < their.old.lowerBound
+            || my.old.upperBound == their.old.lowerBound
+                && !(my.old.isEmpty && their.old.isEmpty)
+        {
+            // Before theirs: at the same place in their text.
+            replaced = my.old
+        } else if my.old.lowerBound >= their.old.upperBound {
+            // After theirs (two insertions at one point: mine second): moved by what their
+            // change added or took away.
+            let shift = their.new.count - their.old.count
+            replaced = (my.old.lowerBound + shift)..<(my.old.upperBound + shift)
+        } else {
+            return nil
+        }
+        var merged = Array(theirs.utf8)
+        merged.replaceSubrange(replaced, with: Array(mine.utf8)[my.new])
+        return String(decoding: merged, as: UTF8.self)
+    }
+}
