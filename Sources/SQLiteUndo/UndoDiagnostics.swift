@@ -4,10 +4,19 @@ import SQLiteDatabase
     import Foundation
 
     /// Checks run after every replay when the package trait `UndoDiagnostics` is enabled: the
-    /// foreign keys hold, and the stack's lists in memory match the log in the file.
+    /// replay broke no foreign key, and the stack's lists in memory match the log in the file.
     enum UndoDiagnostics {
-        static func check(stack: UndoStack, entries: StackEntries, _ db: Database) throws {
-            let violations = try db.fetchAll(Row.self, "PRAGMA foreign_key_check")
+        /// The references that point at no row, as `PRAGMA foreign_key_check` lists them.
+        static func brokenReferences(_ db: Database) throws -> Set<Row> {
+            Set(try db.fetchAll(Row.self, "PRAGMA foreign_key_check"))
+        }
+
+        /// Checks a replay's result; `brokenBefore` are the references that pointed at no row
+        /// before it (another program's writes with foreign keys off): only new ones fail.
+        static func check(
+            stack: UndoStack, entries: StackEntries, brokenBefore: Set<Row>, _ db: Database
+        ) throws {
+            let violations = try brokenReferences(db).subtracting(brokenBefore)
             if let first = violations.first {
                 throw UndoError.diagnosticFailed("foreign key violation after replay: \(first)")
             }

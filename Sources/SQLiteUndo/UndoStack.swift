@@ -124,6 +124,9 @@ public final class UndoStack: Sendable {
                 // barrier (merged into this entry) or replayed this entry already.
                 guard let top = top(of: list) else { return nil }
                 replayed = top
+                #if UndoDiagnostics
+                    let brokenBefore = try UndoDiagnostics.brokenReferences(db)
+                #endif
                 try closeMergingInFile(except: nil, db)
                 let (inverse, reverted) = try engine.revert(
                     barrier: top.id, inverted: top.inverted, named: top.name, db)
@@ -150,7 +153,9 @@ public final class UndoStack: Sendable {
                     if let added { entries[target].append(added) }
                 }
                 #if UndoDiagnostics
-                    try UndoDiagnostics.check(stack: self, entries: entries.withLock { $0 }, db)
+                    try UndoDiagnostics.check(
+                        stack: self, entries: entries.withLock { $0 }, brokenBefore: brokenBefore,
+                        db)
                 #endif
                 settings.withLock { $0.coalescible = nil }
                 return UndoEvent(
