@@ -97,11 +97,13 @@ import Testing
     /// was while it ran.
     func spawnZombie() throws -> ProcessIdentity {
         var pid: pid_t = 0
-        let arguments = ["/bin/sh", "-c", "exit 0"]
+        let arguments = ["/bin/sleep", "60"]
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
-        #expect(posix_spawn(&pid, "/bin/sh", nil, nil, &argv, nil) == 0)
+        #expect(posix_spawn(&pid, "/bin/sleep", nil, nil, &argv, nil) == 0)
         let identity = try #require(ProcessIdentity.running(pid))
+        // Killed (a process killed but not yet reaped, as the issue found).
+        kill(pid, SIGKILL)
         // Wait until it has exited, without reaping it.
         var info = siginfo_t()
         #expect(waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) == 0)
