@@ -26,6 +26,10 @@ public struct ResultCode: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let constraint = ResultCode(rawValue: SQLITE_CONSTRAINT)
     /// A foreign key constraint failed (`SQLITE_CONSTRAINT_FOREIGNKEY`, an extended code).
     public static let foreignKeyConstraint = ResultCode(rawValue: SQLITE_CONSTRAINT | (3 << 8))
+    /// A UNIQUE constraint failed (`SQLITE_CONSTRAINT_UNIQUE`, an extended code).
+    public static let uniqueConstraint = ResultCode(rawValue: SQLITE_CONSTRAINT | (8 << 8))
+    /// A PRIMARY KEY constraint failed (`SQLITE_CONSTRAINT_PRIMARYKEY`, an extended code).
+    public static let primaryKeyConstraint = ResultCode(rawValue: SQLITE_CONSTRAINT | (6 << 8))
     public static let mismatch = ResultCode(rawValue: SQLITE_MISMATCH)
     public static let misuse = ResultCode(rawValue: SQLITE_MISUSE)
     public static let notADatabase = ResultCode(rawValue: SQLITE_NOTADB)

@@ -119,10 +119,9 @@ struct Replayer {
         }
     }
 
-    /// Whether a constraint error is a UNIQUE or PRIMARY KEY one (`SQLITE_CONSTRAINT_UNIQUE`,
-    /// `SQLITE_CONSTRAINT_PRIMARYKEY`).
+    /// Whether a constraint error is a UNIQUE or PRIMARY KEY one.
     static func isUniqueness(_ error: SQLiteError) -> Bool {
-        error.code.rawValue == 2067 || error.code.rawValue == 1555
+        error.code == .uniqueConstraint || error.code == .primaryKeyConstraint
     }
 
     /// The last resort for a change whose old values break a constraint whatever the order:

@@ -63,9 +63,7 @@ import Testing
         let path = try notebook()
         try seedWelcome(path)
         // The sqlite3 shell, as another program writes: foreign keys off (its default).
-        let shell = Process()
-        shell.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        shell.arguments = [
+        try TmuxSession.sqlite3(
             path,
             """
             INSERT INTO articles(id, title, body) VALUES
@@ -74,11 +72,7 @@ import Testing
                     || char(155) || '31m' || char(13) || 'over' || char(13, 10) || 'end'),
                 (101, 'Bad author', 'kept out');
             UPDATE articles SET authorId = 'abc' || char(27) || '[2J' WHERE id = 101;
-            """,
-        ]
-        try shell.run()
-        shell.waitUntilExit()
-        #expect(shell.terminationStatus == 0)
+            """)
         let markdown = try run(["export", "--db", path, "--format", "markdown"])
         #expect(markdown.status == 0)
         #expect(!markdown.output.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{9B}" })

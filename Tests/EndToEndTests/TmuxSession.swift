@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// The real `notes` binary running in a tmux session of a given size, driven like a person would:
 /// keys in, screen text out.
@@ -71,6 +72,17 @@ final class TmuxSession {
 
     /// Runs a tmux command against the tests' server and returns what it printed.
     @discardableResult
+    /// Runs SQL on `path` in the sqlite3 shell, as another program writes (foreign keys off,
+    /// its default), and expects it to succeed.
+    static func sqlite3(_ path: String, _ sql: String) throws {
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        shell.arguments = [path, sql]
+        try shell.run()
+        shell.waitUntilExit()
+        #expect(shell.terminationStatus == 0)
+    }
+
     static func tmux(capturingOutput: Bool = true, _ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/tmux")

@@ -248,12 +248,7 @@ import Testing
 
     /// Runs SQL in the sqlite3 shell, as another program writes (foreign keys off: its default).
     func sqlite3(_ sql: String) throws {
-        let shell = Process()
-        shell.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        shell.arguments = [notebook, sql]
-        try shell.run()
-        shell.waitUntilExit()
-        #expect(shell.terminationStatus == 0)
+        try TmuxSession.sqlite3(notebook, sql)
     }
 
     /// Issue 19, item 2: what another program wrote with the checks off (an article whose author
