@@ -24,7 +24,12 @@ struct ScreenLayout {
 
     /// How many panes fit side by side in `width` columns, with a separator each.
     static func panesThatFit(width: Int) -> Int {
-        width / (minimumPaneWidth + 1)
+        width / widthNeeded(byPanes: 1)
+    }
+
+    /// The columns `count` panes need at the least, with a separator each.
+    static func widthNeeded(byPanes count: Int) -> Int {
+        count * (minimumPaneWidth + 1)
     }
 
     var titleBar: Rect { Rect(x: 0, y: 0, width: size.width, height: 1) }

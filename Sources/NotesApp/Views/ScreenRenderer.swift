@@ -12,7 +12,7 @@ struct ScreenRenderer {
         var canvas = Canvas(size: layout.size)
         guard !layout.isTooSmall else {
             let minimum = ScreenLayout.minimumSize
-            let panesNeed = layout.paneCount * (ScreenLayout.minimumPaneWidth + 1)
+            let panesNeed = ScreenLayout.widthNeeded(byPanes: layout.paneCount)
             let text =
                 layout.size.width >= minimum.width && layout.size.height >= minimum.height
                 ? "\(counted(layout.paneCount, "pane")) need \(panesNeed) columns: Ctrl-X closes "
