@@ -128,6 +128,11 @@ public final class Database {
     /// How many rows the last INSERT, UPDATE or DELETE changed.
     public var changesCount: Int { Int(sqlite3_changes64(handle)) }
 
+    /// How long a statement waits for another connection's lock before failing with `.busy`.
+    func setBusyTimeout(milliseconds: Int32) {
+        sqlite3_busy_timeout(handle, milliseconds)
+    }
+
     /// Whether a transaction is open on this connection.
     public var isInsideTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 

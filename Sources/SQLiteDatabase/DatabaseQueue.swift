@@ -80,8 +80,34 @@ public final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
     }
 
     public func write<T>(_ block: (Database) throws -> T) throws -> T {
+        try write(busyTimeout: nil, block)
+    }
+
+    /// Runs `block` in a write transaction like `write(_:)`, waiting at most `timeout` (instead
+    /// of the connection's 5 s) for another connection's write lock: an interactive program
+    /// keeps drawing and keeps what could not be written for a later try.
+    /// - Throws: `SQLiteError` `.busy` when the lock was not free in time; nothing was written.
+    public func write<T>(waitingAtMost timeout: Duration, _ block: (Database) throws -> T) throws
+        -> T
+    {
+        let milliseconds =
+            timeout.components.seconds * 1000
+            + timeout.components.attoseconds / 1_000_000_000_000_000
+        return try write(busyTimeout: Int32(clamping: max(0, milliseconds)), block)
+    }
+
+    private func write<T>(busyTimeout: Int32?, _ block: (Database) throws -> T) throws -> T {
         let (result, changed) = try exclusively { database in
-            try database.execute("BEGIN IMMEDIATE")
+            if let busyTimeout {
+                // Only taking the lock waits: once held, the transaction's statements do not.
+                database.setBusyTimeout(milliseconds: busyTimeout)
+                defer {
+                    database.setBusyTimeout(milliseconds: DatabaseFile.busyTimeoutMilliseconds)
+                }
+                try database.execute("BEGIN IMMEDIATE")
+            } else {
+                try database.execute("BEGIN IMMEDIATE")
+            }
             database.clearChangedTables()
             database.notifyBeginWrite()
             do {

@@ -14,11 +14,23 @@ final class TmuxSession {
     }
 
     /// Starts `notes` with `arguments` in a detached tmux session of `width` x `height`.
-    init(arguments: [String], width: Int = 120, height: Int = 40, folder: URL) throws {
+    convenience init(arguments: [String], width: Int = 120, height: Int = 40, folder: URL) throws {
+        try self.init(
+            program: [Self.notesBinary] + arguments, width: width, height: height, folder: folder)
+    }
+
+    /// Starts the `sqlite3` shell on `path`: another program, typing SQL as a person would.
+    static func sqlite3Shell(_ path: String, folder: URL) throws -> TmuxSession {
+        try TmuxSession(
+            program: ["/usr/bin/sqlite3", path], width: 120, height: 20, folder: folder)
+    }
+
+    private init(program: [String], width: Int, height: Int, folder: URL) throws {
         name = "notes-e2e-\(UUID().uuidString.prefix(8))"
         self.folder = folder
-        let command = ([Self.notesBinary] + arguments).map(Self.shellQuoted).joined(separator: " ")
-        // After notes exits, the shell prints its exit code and the terminal's mode, then waits.
+        let command = program.map(Self.shellQuoted).joined(separator: " ")
+        // After the program exits, the shell prints its exit code and the terminal's mode, then
+        // waits.
         let script =
             "\(command); echo \"EXIT=$?\"; "
             + "echo MODES $(stty -a | tr -s ' ;' '\\n\\n' | grep -E '^-?(icanon|echo)$'); sleep 600"
@@ -70,8 +82,6 @@ final class TmuxSession {
     /// The tests' own tmux server (not the user's), started without any configuration file.
     static let serverArguments = ["-L", "notes-tests", "-f", "/dev/null"]
 
-    /// Runs a tmux command against the tests' server and returns what it printed.
-    @discardableResult
     /// Runs SQL on `path` in the sqlite3 shell, as another program writes (foreign keys off,
     /// its default), and expects it to succeed.
     static func sqlite3(_ path: String, _ sql: String) throws {
@@ -83,6 +93,8 @@ final class TmuxSession {
         #expect(shell.terminationStatus == 0)
     }
 
+    /// Runs a tmux command against the tests' server and returns what it printed.
+    @discardableResult
     static func tmux(capturingOutput: Bool = true, _ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/tmux")

@@ -297,15 +297,7 @@ import Testing
     /// before notes looks for others' changes, every half second) keeps their change: both are
     /// in the body, whichever notes saw first.
     @Test func aKeyTypedRightAfterAnotherProgramsEditKeepsBoth() throws {
-        let session = try TmuxSession(
-            arguments: ["--db", notebook, "--panes", "1"], folder: folder)
-        try session.waitFor("Welcome to notes")
-        try session.send("Enter")
-        try session.waitFor("Editing")
-        let id = try DatabaseQueue(path: notebook).read {
-            try $0.fetchOne(Int64.self, "SELECT id FROM articles ORDER BY updatedAt DESC LIMIT 1")
-        }
-        let before = try body(of: id)
+        let (session, id, before) = try openTheNewestArticle()
         try sqlite3("UPDATE articles SET body = body || ' EXT' WHERE id = \(id ?? 0)")
         try session.sendLiteral("Q")
         let deadline = Date().addingTimeInterval(5)
@@ -315,6 +307,50 @@ import Testing
         #expect(try body(of: id) == "Q" + before + " EXT")
         try session.send("C-q")
         try session.waitFor("EXIT=0")
+    }
+
+    /// Issue 19, item 9: while another program holds the notebook's write lock (the sqlite3
+    /// shell inside `BEGIN IMMEDIATE`), keys typed show at once, the status line says the typing
+    /// waits, and it is saved, merged with that program's change, once the lock is free.
+    @Test func typingWhileTheSqlite3ShellHoldsTheLockShowsAndIsSavedAfter() throws {
+        let (session, id, before) = try openTheNewestArticle()
+        let shell = try TmuxSession.sqlite3Shell(notebook, folder: folder)
+        try shell.waitFor("sqlite>")
+        // (A space after the last ";": tmux reads an argument ending in ";" as its own separator.)
+        try shell.sendLiteral(
+            "BEGIN IMMEDIATE; UPDATE articles SET body = body || ' EXT' WHERE id = \(id ?? 0); ")
+        try shell.send("Enter")
+        Thread.sleep(forTimeInterval: 0.3)
+        let typed = Date()
+        try session.sendLiteral("Held ")
+        try session.waitFor("Typing kept, not saved yet: another program is writing")
+        let screen = try session.waitFor(" Held " + before.prefix(20))
+        // Shown well before SQLite's 5 s busy timeout would have let the write through.
+        #expect(Date().timeIntervalSince(typed) < 3, "\(screen)")
+        #expect(try body(of: id) == before)
+        try shell.sendLiteral("COMMIT; ")
+        try shell.send("Enter")
+        try session.waitFor("Saved the typing that waited")
+        #expect(try body(of: id) == "Held " + before + " EXT")
+        try session.send("C-z")
+        try session.waitFor("Undid Typing")
+        #expect(try body(of: id) == before + " EXT")
+        try session.send("C-q")
+        try session.waitFor("EXIT=0")
+    }
+
+    /// Starts notes with one pane on the welcome notebook and opens its newest article; returns
+    /// the session, the article's id and its body.
+    func openTheNewestArticle() throws -> (TmuxSession, Int64?, String) {
+        let session = try TmuxSession(
+            arguments: ["--db", notebook, "--panes", "1"], folder: folder)
+        try session.waitFor("Welcome to notes")
+        try session.send("Enter")
+        try session.waitFor("Editing")
+        let id = try DatabaseQueue(path: notebook).read {
+            try $0.fetchOne(Int64.self, "SELECT id FROM articles ORDER BY updatedAt DESC LIMIT 1")
+        }
+        return (session, id, try body(of: id))
     }
 
     func body(of id: Int64?) throws -> String {

@@ -18,13 +18,15 @@ struct AppFixture {
     /// The time of the app's edits and the engine's barriers: a millisecond later at each read.
     let clock = TickingClock()
 
+    /// - Parameter path: a file for the notebook (another connection may open it), or nil for
+    ///   one in memory.
     init(
         articles: Int = 3, size: Size = Size(width: 80, height: 12), panes: Int = 2,
-        undo: Bool = true
+        undo: Bool = true, path: String? = nil
     )
         throws
     {
-        db = try DatabaseQueue()
+        db = try path.map(DatabaseQueue.init(path:)) ?? DatabaseQueue()
         try NoteStoreSchema.migrate(db)
         try db.write { db in
             let alice = try Notebook.insertAuthor(db, name: "Alice")

@@ -17,7 +17,8 @@ extension NotesApp {
                 message = "No pane \(index + 1)"
             }
         case .newPane: openPane()
-        case .closePane: closePane()
+        case .closePane:
+            if mayDropTyping(in: pane, toDo: "closes", again: "Ctrl-X") { closePane() }
         case .moveUp: move(pane, by: -1)
         case .moveDown: move(pane, by: 1)
         case .pageUp: move(pane, by: -pane.pageSize)
@@ -34,6 +35,9 @@ extension NotesApp {
             }
         case .back:
             if pane.mode != .list {
+                guard mayDropTyping(in: pane, toDo: "leaves", again: "Esc") else {
+                    return
+                }
                 pane.mode = .list
                 pane.editor = nil
                 pane.invalidate()
@@ -48,7 +52,10 @@ extension NotesApp {
         case .search:
             pane.searchInput = pane.query.search
         case .help: overlay = .help(firstLine: 0)
-        case .quit: requestQuit()
+        case .quit:
+            if panes.allSatisfy({ mayDropTyping(in: $0, toDo: "quits", again: "Ctrl-Q") }) {
+                requestQuit()
+            }
         case .suspend: backend.suspend()
         case .save: message = "Saved: notes writes every change as you make it"
         case .widenPane: resizePane(by: PaneLayout.weightStep)

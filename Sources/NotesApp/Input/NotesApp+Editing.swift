@@ -66,25 +66,101 @@ extension NotesApp {
         } else {
             editor.endRun()
         }
-        let id = editor.articleID
-        let field = editor.field
-        let text = editor.buffer.text
-        let base = editor.saved(field)
         let key = coalescing ? editor.runKey : nil
         if !coalescing { editor.endRun() }
+        // A new key asks again before the typing that waits is dropped (`mayDropTyping`).
+        editor.unsaved?.dropAnnouncedFor = nil
         pane.editor = editor
+        // Typing that waits is written with what follows it, by the next tick.
+        if editor.unsaved == nil { saveTyping(in: pane, as: name, coalescing: key) }
+    }
+
+    /// How long a keystroke's write waits for another program's lock before the typing is kept
+    /// for the next tick: the screen echoes every key while the notebook is locked.
+    static let typingWait = Duration.milliseconds(50)
+
+    /// Writes the typing `pane` shows and the notebook does not have yet (`unsavedFields`) as
+    /// one undo step of the pane, named `name` and merged by `key`, or as the step typing that
+    /// waited was going to be. Returns whether nothing is left unwritten.
+    ///
+    /// When the notebook cannot take it now (another program's lock, a full disk), the typing
+    /// stays on the screen, the status line says why, and the next tick tries again. An edit at
+    /// a place someone else changed since is refused, and the field shows their text.
+    @discardableResult
+    func saveTyping(
+        in pane: Pane, as name: String = "Typing", coalescing key: String? = nil,
+        waitingAtMost wait: Duration = typingWait
+    ) -> Bool {
+        guard let editor = pane.editor else { return true }
+        let fields = editor.unsavedFields
+        guard !fields.isEmpty else {
+            pane.editor?.unsaved = nil
+            return true
+        }
+        let waited = editor.unsaved
+        let step = waited.map { ($0.name, $0.coalescingKey) } ?? (name, key)
+        let id = editor.articleID
+        let edits = fields.map { (field: $0, text: editor.text(of: $0), base: editor.saved($0)) }
         let now = clock()
-        var written: String?
-        perform(name, coalescing: key) { db in
-            written = try Self.write(text, over: base, field: field, ofArticle: id, at: now, db)
-        }
-        guard let written else {
-            // Refused, or failed: the field shows the text as stored (the next load).
+        var written: [(ArticleEditor.Field, String)] = []
+        do {
+            try writeUndoably(in: pane, step.0, coalescing: step.1, waitingAtMost: wait) { db in
+                written = try edits.map { edit in
+                    let text = try Self.write(
+                        edit.text, over: edit.base, field: edit.field, ofArticle: id, at: now, db)
+                    return (edit.field, text)
+                }
+            }
+        } catch let error where Self.mayPassLater(error) {
+            let reason = ErrorWords.describeWait(error)
+            pane.editor?.unsaved = UnsavedTyping(
+                name: step.0, coalescingKey: step.1, reason: reason,
+                dropAnnouncedFor: waited?.dropAnnouncedFor)
+            // Said once: the next tries are quiet, and leave what the user did next on show.
+            if waited?.reason != reason {
+                message = "Typing kept, not saved yet: \(reason); notes tries again"
+            }
+            return false
+        } catch {
+            pane.editor?.dropTyping()
+            message = "\(step.0) failed: \(ErrorWords.describe(error)); nothing was saved"
+            // The field shows the text as stored (the next load).
             pane.invalidate(recounting: false)
-            return
+            return true
         }
-        pane.editor?.noteSaved(written, in: field)
-        if written != text { _ = pane.editor?.buffer.replaceText(written) }
+        for (field, text) in written { pane.editor?.noteWritten(text, in: field) }
+        pane.editor?.unsaved = nil
+        message = waited == nil ? nil : "Saved the typing that waited"
+        return true
+    }
+
+    /// Whether a write that failed with `error` may succeed if tried again as it is: another
+    /// program's lock, a full disk, a failing disk. A rule of the notebook, or an edit where
+    /// someone else changed the text, fails again.
+    private static func mayPassLater(_ error: any Error) -> Bool {
+        guard let code = SQLiteError(unwrapping: error)?.code.primary else { return false }
+        return [.busy, .locked, .full, .ioError].contains(code)
+    }
+
+    /// Whether `pane` may be left (`action`) with typing that could not be written: after one
+    /// more try, the first time no, saying so and that `key` again goes on without it; the
+    /// second time yes, and the typing is dropped.
+    func mayDropTyping(in pane: Pane, toDo action: String, again key: String) -> Bool {
+        guard let unsaved = pane.editor?.unsaved else { return true }
+        if saveTyping(in: pane, waitingAtMost: .seconds(1)) { return true }
+        if unsaved.dropAnnouncedFor == key {
+            pane.editor?.dropTyping()
+            message = "Dropped the typing that was not saved"
+            return true
+        }
+        pane.editor?.unsaved?.dropAnnouncedFor = key
+        message = "Typing not saved (\(unsaved.reason)): \(key) again \(action) without it"
+        return false
+    }
+
+    /// Writes typing that waited, in every open pane (each tick).
+    func retryUnsavedTyping() {
+        for pane in panes where pane.editor?.unsaved != nil { saveTyping(in: pane) }
     }
 
     /// Writes `text`, the field as edited from `base`, and returns what was written. When

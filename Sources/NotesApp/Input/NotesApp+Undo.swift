@@ -10,6 +10,12 @@ extension NotesApp {
             message = "Undo is off (notes was started with --no-undo)"
             return
         }
+        // The typing on the screen is the newest change: written first, or nothing is replayed.
+        guard saveTyping(in: pane, waitingAtMost: .seconds(1)) else {
+            let reason = pane.editor?.unsaved?.reason ?? ""
+            message = "Cannot \(undoing ? "undo" : "redo") yet: the typing is not saved (\(reason))"
+            return
+        }
         do {
             let oppositeCount = { (undoing ? stack.state.redo : stack.state.undo).count }
             let before = oppositeCount()

@@ -246,6 +246,7 @@ public final class NotesApp {
     func tick() {
         finishOpening(waiting: false)
         if !screenLayout.isTooSmall { releaseHeldEvents() }
+        retryUnsavedTyping()
         let now = ContinuousClock.now
         if now - lastPoll >= .milliseconds(500) {
             lastPoll = now
@@ -303,19 +304,28 @@ public final class NotesApp {
     }
 
     /// Runs `body` as one undoable action of the focused pane, and reports errors in the status
-    /// line instead of failing.
+    /// line instead of failing. Waits at most a second for another program's lock.
     func perform(_ name: String, coalescing key: String? = nil, _ body: (Database) throws -> Void) {
         do {
-            if let stack = focusedPane.stack {
-                try withUndoStack(stack) {
-                    try undoable(name, coalescing: key) { try database.write(body) }
-                }
-            } else {
-                try database.write(body)
-            }
+            try writeUndoably(
+                in: focusedPane, name, coalescing: key, waitingAtMost: .seconds(1), body)
             message = nil
         } catch {
             message = "\(name) failed: \(ErrorWords.describe(error)); nothing was saved"
+        }
+    }
+
+    /// Runs `body` in one write transaction, waiting at most `wait` for another program's lock,
+    /// as one undoable action `name` of `pane`'s stack (when undo is on).
+    func writeUndoably(
+        in pane: Pane, _ name: String, coalescing key: String?, waitingAtMost wait: Duration,
+        _ body: (Database) throws -> Void
+    ) throws {
+        guard let stack = pane.stack else {
+            return try database.write(waitingAtMost: wait, body)
+        }
+        try withUndoStack(stack) {
+            try undoable(name, coalescing: key) { try database.write(waitingAtMost: wait, body) }
         }
     }
 }

@@ -1,4 +1,5 @@
 import NoteStore
+import SQLiteUndo
 import TerminalUI
 
 /// An open article being edited in a pane: a buffer for the title and one for the body, the
@@ -13,6 +14,9 @@ struct ArticleEditor {
     var field = Field.body
     var title: EditorBuffer
     var body: EditorBuffer
+    /// Typing the notebook did not take (busy, disk full): it stays in the buffers, on the
+    /// screen, and is written again at the next tick (`NotesApp.saveTyping`).
+    var unsaved: UnsavedTyping?
     /// Counts typing runs; part of the coalescing key, so a new run starts a new undo step.
     private(set) var run = 0
     /// Whether the current run inserts (true) or deletes (false).
@@ -42,12 +46,38 @@ struct ArticleEditor {
         field == .title ? article.title : article.body
     }
 
+    /// The fields whose text on the screen differs from the notebook's: typing not written yet.
+    var unsavedFields: [Field] {
+        [Field.title, .body].filter { text(of: $0) != saved($0) }
+    }
+
+    /// The text on the screen of `field`.
+    func text(of field: Field) -> String {
+        field == .title ? title.text : body.text
+    }
+
     /// Notes that `text` was written to the field (maybe merged with someone else's change).
     mutating func noteSaved(_ text: String, in field: Field) {
         switch field {
         case .title: article.title = text
         case .body: article.body = text
         }
+    }
+
+    /// Notes that `text` was written to the field, and shows it (someone else's change merged in).
+    mutating func noteWritten(_ text: String, in field: Field) {
+        noteSaved(text, in: field)
+        switch field {
+        case .title: _ = title.replaceText(text)
+        case .body: _ = body.replaceText(text)
+        }
+    }
+
+    /// Drops the typing not written: the fields show the notebook's text again.
+    mutating func dropTyping() {
+        _ = title.replaceText(article.title)
+        _ = body.replaceText(article.body)
+        unsaved = nil
     }
 
     /// Ends the typing run: the next edit is a new undo step (a cursor jump, leaving, undo).
@@ -70,10 +100,15 @@ struct ArticleEditor {
     /// Takes the article as stored now (another pane's typing, an undo): texts are replaced
     /// keeping the cursor on the same text, or at the change (`cursorToChange`: after this
     /// pane's own undo or redo).
+    ///
+    /// Typing not written yet is kept: merged into the stored text when it can be
+    /// (`TextSplice.merge`), or left on the screen over the text it was typed into, for the
+    /// next write to merge or refuse.
     mutating func refresh(from stored: Article, cursorToChange: Bool = false) {
+        let before = article
         article = stored
-        let titleChange = title.replaceText(stored.title)
-        let bodyChange = body.replaceText(stored.body)
+        let titleChange = title.replaceText(keepingTyping(in: .title, readFrom: before))
+        let bodyChange = body.replaceText(keepingTyping(in: .body, readFrom: before))
         guard cursorToChange else { return }
         if let change = bodyChange {
             field = .body
@@ -83,4 +118,26 @@ struct ArticleEditor {
             title.moveCursor(toOffset: change.upperBound)
         }
     }
+
+    /// The text `field` shows once `article` is the stored one: the stored text, or the typing not
+    /// written yet merged into it. When the typing cannot be merged, the field keeps it and
+    /// the text it was typed into (`before`) stays its base.
+    private mutating func keepingTyping(in field: Field, readFrom before: Article) -> String {
+        let typed = text(of: field)
+        let base = field == .title ? before.title : before.body
+        let stored = saved(field)
+        guard typed != base else { return stored }
+        if let merged = TextSplice.merge(base: base, mine: typed, theirs: stored) { return merged }
+        noteSaved(base, in: field)
+        return typed
+    }
+}
+
+/// Typing waiting to be written: the undo step it will be (name and coalescing key), why the
+/// last try failed, in words, and the key the user was told drops it when pressed again.
+struct UnsavedTyping {
+    var name: String
+    var coalescingKey: String?
+    var reason: String
+    var dropAnnouncedFor: String?
 }
