@@ -5,7 +5,8 @@ import SQLiteDatabase
 extension UndoStack {
     /// Merges `barrier` into the top of the undo list when it coalesces with it: same name and
     /// key, nothing registered or undone since, within `mergeInterval` of it (by the engine's
-    /// clock), and nobody else changed the rows it writes in between (see `changedByOthers`).
+    /// clock), and nobody else changed the rows it writes in between (see `changedByOthers`), but
+    /// for others' edits elsewhere in a merged text, or their timestamps (`rebaseRun`).
     /// Returns where it went, or nil when it does not merge.
     func merge(_ barrier: Barrier, _ db: Database) throws -> Barrier.Recorded? {
         guard let key = barrier.coalescingKey,
@@ -16,9 +17,19 @@ extension UndoStack {
         let now = engine.clock().timeIntervalSince1970
         // Its first log row; none when it only made no-op updates (nothing to merge).
         guard now - top.closedAt <= mergeInterval, let start = barrier.logStart(in: engine),
-            let first = try UndoLogSchema.firstSeq(of: barrier.id, from: start, db),
-            try !UndoLogSchema.changedByOthers(since: top.id, rowsOf: barrier.id, from: first, db)
+            let first = try UndoLogSchema.firstSeq(of: barrier.id, from: start, db)
         else { return nil }
+        // Others' writes in between to merged texts and timestamps are taken into the run; any
+        // other change in between cuts it.
+        let takenIn = engine.slotsTakenIntoRuns()
+        guard
+            let rebase = try UndoLogSchema.rebaseRun(
+                of: top.id, under: barrier.id, from: first, takingIn: takenIn, db),
+            try !UndoLogSchema.changedByOthers(
+                since: top.id, rowsOf: barrier.id, from: first,
+                ignoring: takenIn.mapValues { Array($0.keys) }, db)
+        else { return nil }
+        try UndoLogSchema.apply(rebase, db)
         try UndoLogSchema.moveLog(of: barrier.id, from: start, to: top.id, db)
         try UndoLogSchema.setClosedAt(now, ofEntry: top.id, db)
         entries.withLock { $0.undo[$0.undo.count - 1].closedAt = now }

@@ -39,6 +39,9 @@ public final class UndoEngine: Sendable {
     /// The text columns an undo merges (`mergeText(ofColumns:in:)`), as `KeptColumn`-style
     /// lowercased "table.column" names.
     private let mergedText = Mutex<Set<String>>([])
+    /// The columns coalescing takes as timestamps (`treatAsTimestamps(ofColumns:in:)`), named
+    /// the same way.
+    private let timestamps = Mutex<Set<String>>([])
     /// Parts an exact replay restores without their columns' update capture triggers (see
     /// `BatchReplay`).
     private let rowsWorthSuspendingCapture: Int
@@ -135,6 +138,32 @@ public final class UndoEngine: Sendable {
     func mergesText(table: String, column: String) -> Bool {
         let name = "\(table).\(column)".lowercased()
         return mergedText.withLock { $0.contains(name) }
+    }
+
+    /// Makes these columns of `table` timestamps for coalescing: a typing run is not cut when
+    /// another writer sets one in between (a modification time each writer stamps at every
+    /// key); the value that writer left counts as the run's value before. For the
+    /// `updatedAt` of a note that two windows type into at once, with `mergeText`.
+    public func treatAsTimestamps(ofColumns columns: [String], in table: any Table.Type) {
+        let names = columns.map { "\(table.tableName).\($0)".lowercased() }
+        timestamps.withLock { $0.formUnion(names) }
+    }
+
+    /// The log slots, by table id, whose changes by others in the middle of a typing run do not
+    /// cut it (`UndoLogSchema.rebaseRun`): merged texts and timestamps.
+    func slotsTakenIntoRuns() -> [Int64: [Int: UndoLogSchema.TakenIn]] {
+        let texts = mergedText.withLock { $0 }
+        let stamps = timestamps.withLock { $0 }
+        guard !texts.isEmpty || !stamps.isEmpty else { return [:] }
+        var slots: [Int64: [Int: UndoLogSchema.TakenIn]] = [:]
+        for table in trackedTables.withLock({ Array($0.values) }) {
+            for column in table.columns {
+                let name = "\(table.name).\(column.name)".lowercased()
+                if texts.contains(name) { slots[table.id, default: [:]][column.slot] = .text }
+                if stamps.contains(name) { slots[table.id, default: [:]][column.slot] = .latest }
+            }
+        }
+        return slots
     }
 
     /// The stack a barrier writing now registers with: the `withUndoStack` scope's, or the

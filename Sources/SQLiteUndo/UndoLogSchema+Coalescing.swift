@@ -10,9 +10,11 @@ extension UndoLogSchema {
     /// entry is placed in the log's order by its `flippedAt`), or a value the barrier found is
     /// not the one `top` left in that column (a write outside any barrier), or an entry that
     /// has left history since did (`closedToMerging`). Merging then would make one undo take
-    /// back that change too.
+    /// back that change too. Changes to the merged text cells in `ignoring` (slots by table id)
+    /// do not count: `rebaseRun` takes them in.
     static func changedByOthers(
-        since top: Int64, rowsOf barrier: Int64, from first: Int64, _ db: Database
+        since top: Int64, rowsOf barrier: Int64, from first: Int64,
+        ignoring merged: [Int64: [Int]] = [:], _ db: Database
     ) throws -> Bool {
         let closed = try db.fetchOne(
             Int.self, "SELECT closedToMerging FROM \(barriers) WHERE id = ?", [.integer(top)])
@@ -33,15 +35,19 @@ extension UndoLogSchema {
             let rowid: Int64 = try row.decode(at: 1)
             if try changedByOtherBarriers(
                 table, rowid, after: topsLastTouch, before: first, except: (top, barrier),
-                slots: slots, db)
+                slots: slots, ignoring: merged[table] ?? [], db)
             {
                 return true
             }
         }
         let found = (0..<slots).map { slot in
             let bit = Int64(1) << Int64(slot)
+            let mergedIn = merged.filter { $0.value.contains(slot) }.keys.map(String.init)
+            let counted =
+                mergedIn.isEmpty
+                ? "" : " AND nw.tableId NOT IN (\(mergedIn.joined(separator: ", ")))"
             return """
-                (nw.mask & \(bit) != 0 AND NOT coalesce((
+                (nw.mask & \(bit) != 0\(counted) AND NOT coalesce((
                     SELECT \(BatchReplay.same("t.n\(slot)", "nw.o\(slot)"))
                     FROM \(log) t
                     WHERE \(filedRows("t")) AND t.tableId = nw.tableId
@@ -66,12 +72,14 @@ extension UndoLogSchema {
     /// trigger wrote changed nothing).
     private static func changedByOtherBarriers(
         _ table: Int64, _ rowid: Int64, after: Int64, before: Int64, except: (Int64, Int64),
-        slots: Int, _ db: Database
+        slots: Int, ignoring merged: [Int], _ db: Database
     ) throws -> Bool {
         let arguments: [SQLiteValue] = [
             .integer(after), .integer(before), .integer(except.0), .integer(except.1),
             .integer(table), .integer(rowid),
         ]
+        // A replay that changed only columns taken into runs counts as their other writes do.
+        let counted = ~merged.reduce(Int64(0)) { $0 | Int64(1) << Int64($1) }
         let flipped = try db.fetchOne(
             Int.self,
             """
@@ -79,7 +87,8 @@ extension UndoLogSchema {
                 SELECT 1 FROM \(barriers) f CROSS JOIN \(log) fl
                     ON fl.seq BETWEEN f.firstSeq AND f.lastSeq AND +fl.barrier = f.id
                 WHERE f.flippedAt > ?1 AND f.id NOT IN (?3, ?4) AND +fl.tableId = ?5
-                    AND ?6 IN (fl.oldRowid, fl.newRowid))
+                    AND ?6 IN (fl.oldRowid, fl.newRowid)
+                    AND (fl.kind != \(Kind.update.rawValue) OR fl.mask & \(counted) != 0))
             """, arguments)
         if flipped == 1 { return true }
         let values = (0..<slots).map { "o\($0), n\($0)" }.joined(separator: ", ")
@@ -98,6 +107,7 @@ extension UndoLogSchema {
             let barrier: Int64 = try row.decode(at: 0)
             let mask: Int64 = try row.decode(at: 2)
             for slot in 0..<slots where mask & (Int64(1) << Int64(slot)) != 0 {
+                if merged.contains(slot) { continue }
                 let old = row[3 + 2 * slot]
                 let new = row[4 + 2 * slot]
                 net[barrier, default: [:]][slot] = (net[barrier]?[slot]?.before ?? old, new)
@@ -111,7 +121,12 @@ extension UndoLogSchema {
     /// open when it closed) whose rows the entries `ids`, about to leave history with their log,
     /// changed after them: `changedByOthers` could no longer see it. Reads the log of an entry
     /// only when it took effect after some such entry began.
-    static func closeMerging(intoEntriesChangedBy ids: [Int64], _ db: Database) throws {
+    /// Log rows that only updated cells of `takenIn` (slots by table id) close nothing: a run
+    /// takes in others' changes to those by their values (`rebaseRun`), which stay in the file.
+    static func closeMerging(
+        intoEntriesChangedBy ids: [Int64], takingIn takenIn: [Int64: [Int: TakenIn]] = [:],
+        _ db: Database
+    ) throws {
         var open = try entriesOpenToMerging(db).filter { !ids.contains($0.id) }
         guard let earliest = open.map(\.firstSeq).min() else { return }
         var closed: [Int64] = []
@@ -122,11 +137,20 @@ extension UndoLogSchema {
             guard let tookEffect, tookEffect > Double(earliest), !open.isEmpty else { continue }
             let cursor = try db.fetchCursor(
                 """
-                SELECT l.tableId, l.oldRowid, l.newRowid, coalesce(b.flippedAt, l.seq)
+                SELECT l.tableId, l.oldRowid, l.newRowid, coalesce(b.flippedAt, l.seq), l.kind,
+                    l.mask
                 FROM \(barriers) b CROSS JOIN \(log) l WHERE b.id = ?1 AND \(filedRows("l"))
                 """, [.integer(id)])
             while !open.isEmpty, let row = try cursor.next() {
                 let table: Int64 = try row.decode(at: 0)
+                let takenInMask = (takenIn[table] ?? [:]).keys.reduce(Int64(0)) {
+                    $0 | Int64(1) << Int64($1)
+                }
+                if try row.decode(at: 4, as: Int64.self) == Kind.update.rawValue,
+                    try row.decode(at: 5, as: Int64.self) & ~takenInMask == 0
+                {
+                    continue
+                }
                 let rowids = [try row.decode(at: 1, as: Int64?.self), try row.decode(at: 2)]
                 let changedAt: Double = try row.decode(at: 3)
                 let changed = open.filter { entry in

@@ -218,14 +218,16 @@ public final class UndoStack: Sendable {
     /// What registering an action does to the lists, in the file and in memory: clears the redo
     /// list and trims the undo list to `levelsOfUndo`.
     private func clearRedoAndTrim(_ db: Database) throws {
-        try UndoLogSchema.deleteEntries(entries.withLock { $0.redo.map(\.id) }, db)
+        let takenIn = engine.slotsTakenIntoRuns()
+        try UndoLogSchema.deleteEntries(
+            entries.withLock { $0.redo.map(\.id) }, takingIn: takenIn, db)
         let levels = levelsOfUndo
         let open = runningEntryIDs()
         let dropped = entries.withLock { entries -> [StackEntry] in
             entries.redo = []
             return Self.trim(&entries.undo, to: levels, keeping: open)
         }
-        try UndoLogSchema.deleteEntries(dropped.map(\.id), db)
+        try UndoLogSchema.deleteEntries(dropped.map(\.id), takingIn: takenIn, db)
     }
 
     /// How many entries of `undo` are registered: not in `open` (their blocks still run). Those

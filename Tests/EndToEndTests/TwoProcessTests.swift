@@ -11,7 +11,8 @@ import Testing
 /// - Two writers on the app's code paths (`NotesApp` on a headless terminal, opened by
 ///   `NotebookOpener`, in child processes that are this test binary again) each type, undo and
 ///   redo in their own article: nothing is lost, no error reaches the status line, and each
-///   undo takes back only that process's own typing. 100 edits each by default, 1,000 with
+///   undo takes back only that process's own typing. Then the same two in one article, with
+///   a third program writing into its body too. 100 edits each by default, 1,000 with
 ///   `NOTES_LONG_TESTS=1`.
 /// - Two real `notes` in tmux: a change made by one, or by the `sqlite3` shell, shows in the
 ///   other within a second, and the second does not get the first's undo history.
@@ -36,10 +37,17 @@ import Testing
 
     // MARK: The writer child
 
-    /// Opens its own article in pane 1 (found by searching for its tag), waits for the go file,
-    /// then makes its edits: type a token at the start of the body, undo, or redo, keeping a
-    /// model of what the body must be. Reports `ERROR <status line>` for any error shown, and
-    /// `FINAL <tokens>` at the end.
+    static let searchVariable = "NOTES_TWO_PROCESS_SEARCH"
+    static let atEndVariable = "NOTES_TWO_PROCESS_AT_END"
+    static let undoAllVariable = "NOTES_TWO_PROCESS_UNDO_ALL"
+
+    /// Opens an article in pane 1 (found by searching for its tag, or for
+    /// `NOTES_TWO_PROCESS_SEARCH`), waits for the go file, then makes its edits: type a token at
+    /// the start of the body (at its end with `NOTES_TWO_PROCESS_AT_END`), undo, or redo,
+    /// keeping a model of its own tokens in the body. Typing the notebook could not take at once
+    /// is waited for, as a person reading the status line would. Reports `ERROR <status line>`
+    /// for any error shown, and `FINAL <tokens>` at the end. Then, when the parent creates the
+    /// `NOTES_TWO_PROCESS_UNDO_ALL` file, undoes every step of its pane and reports `UNDONE`.
     @Test @MainActor func twoProcessChild() throws {
         let environment = ProcessInfo.processInfo.environment
         guard let path = environment[Self.pathVariable], let tag = environment[Self.tagVariable],
@@ -54,18 +62,31 @@ import Testing
             paneCount: 2)
         // Each token is one undo step: the run ends with the cursor move after it, whatever the
         // time between two keys of one token (the panes' stacks are among the first twenty).
-        for number in 1...20 { try engine?.stack(id: "pane-\(number)").mergeInterval = 3600 }
+        // Every step stays for the undos at the end.
+        for number in 1...20 {
+            let stack = try engine?.stack(id: "pane-\(number)")
+            stack?.mergeInterval = 3600
+            stack?.levelsOfUndo = 100_000
+        }
+        var status: String {
+            let lines = backend.screenText.split(separator: "\n", omittingEmptySubsequences: false)
+            return lines.count >= 3 ? String(lines[lines.count - 3]) : ""
+        }
         func press(_ events: [InputEvent]) {
             backend.enqueue(contentsOf: events)
             app.processPendingEvents()
-            let lines = backend.screenText.split(separator: "\n", omittingEmptySubsequences: false)
-            let status = lines.count >= 3 ? String(lines[lines.count - 3]) : ""
+            // Typing that waited for another writer's lock is saved by a later tick.
+            while status.contains("not saved yet") {
+                usleep(5_000)
+                app.processPendingEvents()
+            }
             let alarming = ["fail", "cannot", "locked", "busy", "error", "kept", "could not"]
             if alarming.contains(where: { status.lowercased().contains($0) }) {
                 ArticleReport.say("ERROR \(status)")
             }
         }
-        press([.key(.character("/"))] + tag.map { .key(.character($0)) })
+        let search = environment[Self.searchVariable] ?? tag
+        press([.key(.character("/"))] + search.map { .key(.character($0)) })
         press([.key(.enter), .key(.enter)])
         guard backend.screenText.contains(" 1 Editing") else {
             ArticleReport.say("ERROR could not open the article:\n\(backend.screenText)")
@@ -77,7 +98,21 @@ import Testing
         var random = SplitMix64(seed: seed)
         var done: [String] = []
         var undone: [String] = []
-        let start = InputEvent.key(.home)
+        // To the start of the body or to its end: a cursor move, which ends the typing run
+        // (at the end already, Ctrl-End alone would not move).
+        let atEnd = environment[Self.atEndVariable] != nil
+        let place: [InputEvent] = atEnd ? [.key(.left), .key(.controlEnd)] : [.key(.controlHome)]
+        press(place)
+        // This writer's part of the body, as stored, and as its model says.
+        var mine: String {
+            let body = try? database.read {
+                try $0.fetchOne(
+                    String.self, "SELECT body FROM articles WHERE title LIKE '%' || ? || '%'",
+                    [.text(search)])
+            }
+            return Self.part(of: body ?? "", atEnd: atEnd)
+        }
+        var expected: String { atEnd ? done.joined() : done.reversed().joined() }
         for edit in 1...edits {
             let roll = random.next() % 100
             if roll < 70 {
@@ -85,28 +120,90 @@ import Testing
                 press(token.map { .key(.character($0)) })
                 done.append(token)
                 undone = []
-            } else if roll < 85 {
-                press([.key(.control("z"))])
-                if let token = done.popLast() { undone.append(token) }
             } else {
-                press([.key(.control("y"))])
-                if let token = undone.popLast() { done.append(token) }
+                let undoing = roll < 85
+                if undoing, let token = done.popLast() { undone.append(token) }
+                if !undoing, let token = undone.popLast() { done.append(token) }
+                press([.key(.control(undoing ? "z" : "y"))])
             }
-            // Back to the start of the body (Home twice: row start, then line start).
-            press([start, start])
+            if mine != expected {
+                ArticleReport.say("ERROR after edit \(edit): \(mine) EXPECTED \(expected)")
+            }
+            press(place)
         }
         ArticleReport.say("FINAL " + done.joined(separator: "|"))
+        if let undoAll = environment[Self.undoAllVariable] {
+            while !FileManager.default.fileExists(atPath: undoAll) { usleep(5_000) }
+            while !status.contains("nothing to undo") { press([.key(.control("z"))]) }
+            ArticleReport.say("UNDONE")
+        }
         withExtendedLifetime(app) {}
+    }
+
+    /// A writer's part of a body several write (see `twoWindowsAndAnotherProgramInOneBody...`):
+    /// before the `|W|` marker (typed at the start), or after the other program's `w<n> `
+    /// tokens that follow it (typed at the end); the whole body when there is no marker.
+    static func part(of body: String, atEnd: Bool) -> String {
+        guard let marker = body.range(of: "|W|") else { return body }
+        guard atEnd else { return String(body[..<marker.lowerBound]) }
+        var rest = body[marker.upperBound...]
+        while let token = rest.prefixMatch(of: #/w\d+ /#) { rest = rest[token.range.upperBound...] }
+        return String(rest)
     }
 
     // MARK: Two writers
 
-    @Test func twoWritersLoseNothingAndUndoOnlyTheirOwn() throws {
-        let environment = ProcessInfo.processInfo.environment
-        let edits = environment["NOTES_LONG_TESTS"] == "1" ? 1000 : 100
+    /// How many edits each writer makes: 100, or 1,000 with `NOTES_LONG_TESTS=1`.
+    var editCount: Int {
+        ProcessInfo.processInfo.environment["NOTES_LONG_TESTS"] == "1" ? 1000 : 100
+    }
+
+    /// The seed of this run's random edits (printed, and read from `NOTES_TWO_PROCESS_SEED`).
+    func runSeed() -> UInt64 {
         let seed =
-            environment["NOTES_TWO_PROCESS_SEED"].flatMap(UInt64.init) ?? .random(in: 1...1_000_000)
+            ProcessInfo.processInfo.environment[Self.seedVariable].flatMap(UInt64.init)
+            ?? .random(in: 1...1_000_000)
         print("TwoProcessTests: NOTES_TWO_PROCESS_SEED=\(seed)")
+        return seed
+    }
+
+    /// Starts one writer child per tag, each with `environment` added, and waits until each has
+    /// its article open. The children start editing when the `go` file appears.
+    func startWriters(
+        _ environments: [(tag: String, environment: [String: String])], seed: UInt64, go: String
+    ) throws -> [String: ChildProcess] {
+        var children: [String: ChildProcess] = [:]
+        for (index, (tag, environment)) in environments.enumerated() {
+            children[tag] = try ChildProcess(
+                test: "twoProcessChild",
+                environment: environment.merging([
+                    Self.pathVariable: notebook, Self.tagVariable: tag,
+                    Self.editsVariable: "\(editCount)",
+                    Self.seedVariable: "\(seed + UInt64(index))",
+                    Self.goVariable: go,
+                ]) { $1 })
+        }
+        for (tag, child) in children {
+            try #require(child.waitForLine { $0 == "READY" || $0.hasPrefix("ERROR") }, "\(tag)")
+        }
+        return children
+    }
+
+    /// The tokens a writer child says it left in the body, once it is done editing.
+    func finalTokens(of child: ChildProcess, _ tag: String) -> [String] {
+        #expect(child.waitForLine(timeout: 600) { $0.hasPrefix("FINAL") }, "\(tag)")
+        let final = child.lines.first { $0.hasPrefix("FINAL") } ?? ""
+        return final.dropFirst("FINAL ".count).split(separator: "|").map(String.init)
+    }
+
+    func body(of id: Int64, _ database: DatabaseQueue) throws -> String? {
+        try database.read {
+            try $0.fetchOne(String.self, "SELECT body FROM articles WHERE id = ?", [.integer(id)])
+        }
+    }
+
+    @Test func twoWritersLoseNothingAndUndoOnlyTheirOwn() throws {
+        let seed = runSeed()
         let (database, _) = try NotebookOpener.open(path: notebook, seed: .welcome, undo: false)
         var ids: [String: Int64] = [:]
         for tag in ["alpha", "bravo"] {
@@ -115,32 +212,75 @@ import Testing
             }
         }
         let go = folder.appendingPathComponent("go").path
-        var children: [String: ChildProcess] = [:]
-        for (index, tag) in ["alpha", "bravo"].enumerated() {
-            children[tag] = try ChildProcess(
-                test: "twoProcessChild",
-                environment: [
-                    Self.pathVariable: notebook, Self.tagVariable: tag,
-                    Self.editsVariable: "\(edits)", Self.seedVariable: "\(seed + UInt64(index))",
-                    Self.goVariable: go,
-                ])
-        }
-        for (tag, child) in children {
-            try #require(child.waitForLine { $0 == "READY" || $0.hasPrefix("ERROR") }, "\(tag)")
-        }
+        let children = try startWriters([("alpha", [:]), ("bravo", [:])], seed: seed, go: go)
         _ = FileManager.default.createFile(atPath: go, contents: nil)
         for (tag, child) in children {
-            #expect(child.waitForLine(timeout: 600) { $0.hasPrefix("FINAL") }, "\(tag)")
+            let tokens = finalTokens(of: child, tag)
             child.waitUntilExit()
             #expect(child.lines.filter { $0.hasPrefix("ERROR") } == [], "\(tag)")
-            let final = child.lines.first { $0.hasPrefix("FINAL") } ?? ""
-            let tokens = final.dropFirst("FINAL ".count).split(separator: "|").map(String.init)
-            let body = try database.read {
-                try $0.fetchOne(
-                    String.self, "SELECT body FROM articles WHERE id = ?",
-                    [.integer(ids[tag] ?? 0)])
+            #expect(
+                try body(of: ids[tag] ?? 0, database) == tokens.reversed().joined(),
+                "\(tag)'s article")
+        }
+        let integrity = try database.read { try $0.fetchOne(String.self, "PRAGMA integrity_check") }
+        #expect(integrity == "ok")
+    }
+
+    /// Issue 19, item 1's scenario: two notes windows and another program write into one body
+    /// at once. Window alpha types at its start, window bravo at its end, and the other program
+    /// inserts its own tokens after a marker in the middle; the windows also undo and redo.
+    /// No token is lost, and then each window's undo, to the bottom of its list, takes back
+    /// exactly its own typing and nothing of the others'.
+    @Test func twoWindowsAndAnotherProgramInOneBodyLoseNothing() throws {
+        let seed = runSeed()
+        let (database, _) = try NotebookOpener.open(path: notebook, seed: .welcome, undo: false)
+        let id = try database.write { db in
+            let id = try Notebook.insertArticle(db, title: "Shared body")
+            try db.execute("UPDATE articles SET body = '|W|' WHERE id = ?", [.integer(id)])
+            return id
+        }
+        let go = folder.appendingPathComponent("go").path
+        func undoAll(_ tag: String) -> String { folder.appendingPathComponent("undo-\(tag)").path }
+        let shared = [Self.searchVariable: "shared"]
+        let children = try startWriters(
+            [
+                ("alpha", shared.merging([Self.undoAllVariable: undoAll("alpha")]) { $1 }),
+                (
+                    "bravo",
+                    shared.merging([
+                        Self.undoAllVariable: undoAll("bravo"), Self.atEndVariable: "1",
+                    ]) {
+                        $1
+                    }
+                ),
+            ], seed: seed, go: go)
+        _ = FileManager.default.createFile(atPath: go, contents: nil)
+        // The other program: its own connection, no undo, a token every few milliseconds.
+        var random = SplitMix64(seed: seed &+ 99)
+        var written: [String] = []
+        for number in 1...editCount {
+            let token = "w\(number) "
+            try database.write {
+                try $0.execute(
+                    "UPDATE articles SET body = replace(body, '|W|', '|W|' || ?) WHERE id = ?",
+                    [.text(token), .integer(id)])
             }
-            #expect(body == tokens.reversed().joined(), "\(tag)'s article")
+            written.append(token)
+            usleep(useconds_t(2_000 + random.next() % 20_000))
+        }
+        let alpha = finalTokens(of: children["alpha"]!, "alpha")
+        let bravo = finalTokens(of: children["bravo"]!, "bravo")
+        let middle = "|W|" + written.reversed().joined()
+        let all = try body(of: id, database)
+        #expect(all == alpha.reversed().joined() + middle + bravo.joined(), "\(all ?? "")")
+
+        for (tag, child) in [("alpha", children["alpha"]!), ("bravo", children["bravo"]!)] {
+            _ = FileManager.default.createFile(atPath: undoAll(tag), contents: nil)
+            #expect(child.waitForLine(timeout: 600) { $0 == "UNDONE" }, "\(tag)")
+            child.waitUntilExit()
+            #expect(child.lines.filter { $0.hasPrefix("ERROR") } == [], "\(tag)")
+            let expected = tag == "alpha" ? middle + bravo.joined() : middle
+            #expect(try body(of: id, database) == expected, "after \(tag)'s undos")
         }
         let integrity = try database.read { try $0.fetchOne(String.self, "PRAGMA integrity_check") }
         #expect(integrity == "ok")

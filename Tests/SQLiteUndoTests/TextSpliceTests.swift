@@ -96,6 +96,87 @@ import Testing
         #expect(try name() == "the tent")
     }
 
+    /// One key of a typing run: a barrier that coalesces with the stack's previous one.
+    func typeKey(_ pane: UndoStack, _ name: String, run: String) throws {
+        try withUndoStack(pane) {
+            try undoable("Typing", coalescing: run) {
+                try fixture.execute("UPDATE items SET name = ?", [.text(name)])
+            }
+        }
+    }
+
+    /// Two stacks typing into one text, key by key, each elsewhere in it: each run stays one
+    /// step (the other's keys in between are not in it), and undoes and redoes whole.
+    @Test func aRunStaysOneStepWhileAnotherStackTypesElsewhereInTheText() throws {
+        try typeKey(paneA, "Athe body", run: "a")
+        try typeKey(paneB, "Athe bodyx", run: "b")
+        try typeKey(paneA, "ABthe bodyx", run: "a")
+        try typeKey(paneB, "ABthe bodyxy", run: "b")
+        try typeKey(paneA, "ABCthe bodyxy", run: "a")
+        #expect(paneA.state.undo.count == 1)
+        #expect(paneB.state.undo.count == 1)
+        #expect(try paneA.undo()?.conflicts == [])
+        #expect(try name() == "the bodyxy")
+        #expect(try paneB.undo()?.conflicts == [])
+        #expect(try name() == "the body")
+        _ = try paneA.redo()
+        #expect(try name() == "ABCthe body")
+        _ = try paneB.redo()
+        #expect(try name() == "ABCthe bodyxy")
+    }
+
+    /// A write outside any barrier (another program) between two keys of a run: the run stays
+    /// one step, and its undo keeps that write.
+    @Test func aRunStaysOneStepOverAnotherProgramsWriteElsewhereInTheText() throws {
+        try typeKey(paneA, "Athe body", run: "a")
+        try withUndoDisabled { try fixture.execute("UPDATE items SET name = 'Athe body!'") }
+        try typeKey(paneA, "ABthe body!", run: "a")
+        #expect(paneA.state.undo.count == 1)
+        #expect(try paneA.undo()?.conflicts == [])
+        #expect(try name() == "the body!")
+        _ = try paneA.redo()
+        #expect(try name() == "ABthe body!")
+    }
+
+    /// A timestamp both stacks set at every key (`treatAsTimestamps`): the other's stamps in
+    /// between do not cut the run, and its undo leaves the stamp the other set last.
+    @Test func aRunStaysOneStepOverTheOthersTimestamps() throws {
+        fixture.engine.treatAsTimestamps(ofColumns: ["value"], in: Items.self)
+        func key(_ pane: UndoStack, _ name: String, at stamp: String, run: String) throws {
+            try withUndoStack(pane) {
+                try undoable("Typing", coalescing: run) {
+                    try fixture.execute(
+                        "UPDATE items SET name = ?, value = ?", [.text(name), .text(stamp)])
+                }
+            }
+        }
+        try key(paneA, "Athe body", at: "t1", run: "a")
+        try key(paneB, "Athe bodyx", at: "t2", run: "b")
+        try key(paneA, "ABthe bodyx", at: "t3", run: "a")
+        #expect(paneA.state.undo.count == 1)
+        #expect(try paneA.undo()?.conflicts == [])
+        #expect(try fixture.rows()[0] == [1, "the bodyx", "t2", 0])
+        _ = try paneA.redo()
+        #expect(try fixture.rows()[0] == [1, "ABthe bodyx", "t3", 0])
+        // Without it, the stamp in between cuts the run.
+        try key(paneB, "ABthe bodyxy", at: "t4", run: "b2")
+        #expect(paneB.state.undo.count == 2)
+    }
+
+    /// Someone changed the very text the run typed: the run is cut there, and each part undoes
+    /// by the usual rule.
+    @Test func aRunIsCutWhereAnotherChangedItsOwnText() throws {
+        try typeKey(paneA, "the bodyA", run: "a")
+        try withUndoDisabled { try fixture.execute("UPDATE items SET name = 'the bodyZ'") }
+        try typeKey(paneA, "the bodyZC", run: "a")
+        #expect(paneA.state.undo.count == 2)
+        _ = try paneA.undo()
+        #expect(try name() == "the bodyZ")
+        let first = try paneA.undo()
+        #expect(first?.conflicts.map(\.column) == ["name"])
+        #expect(try name() == "the bodyZ")
+    }
+
     /// Columns not named to the engine keep the whole-value rule.
     @Test func otherColumnsAreKeptWhole() throws {
         try withUndoStack(paneA) {

@@ -73,8 +73,10 @@ public final class NotesApp {
     ) throws {
         self.database = database
         self.engine = engine
-        // Two panes, windows or programs typing into one article each undo only their typing.
+        // Two panes, windows or programs typing into one article each undo only their typing,
+        // a run at a time, though the other's keys stamp the article in between.
         engine?.mergeText(ofColumns: ["title", "body"], in: Article.self)
+        engine?.treatAsTimestamps(ofColumns: ["updatedAt"], in: Article.self)
         self.backend = backend
         self.notebookName = notebookName
         self.layoutStore = PaneLayoutStore(database: database)
@@ -215,7 +217,11 @@ public final class NotesApp {
         backend.setMouseCapture(isMouseCaptured)
         render()
         while !quitRequested {
-            if let event = backend.nextEvent(timeout: .milliseconds(250)) { handle(event) }
+            if let event = backend.nextEvent(timeout: .milliseconds(250)) {
+                handle(event)
+                settleSelection()
+                handleQueuedEvents()
+            }
             tick()
             render()
         }
@@ -228,12 +234,19 @@ public final class NotesApp {
 
     /// Handles every event the backend has queued, then draws once (headless tests).
     public func processPendingEvents() {
+        handleQueuedEvents()
+        tick()
+        render()
+    }
+
+    /// Handles every event already read from the terminal (a paste, keys typed faster than a
+    /// frame is drawn), so that a slow tick or frame (a write waiting for another program's
+    /// lock) is paid once for all of them.
+    private func handleQueuedEvents() {
         while !quitRequested, let event = backend.nextEvent(timeout: .zero) {
             handle(event)
             settleSelection()
         }
-        tick()
-        render()
     }
 
     /// A key that moved the selection acts on the article it landed on for the next key of the
