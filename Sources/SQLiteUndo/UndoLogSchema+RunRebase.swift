@@ -90,35 +90,46 @@ extension UndoLogSchema {
         var rewrites: [CellRewrite] = []
         for row in found {
             guard let rowid = try row.decode(at: 1, as: Int64?.self) else { return nil }
-            // The entry's writes of the cell, first to last, and whether each left the row in
-            // place; the last one's value is compared with what the barrier found.
-            let writes = try db.fetchAll(
-                Row.self,
+            let theirSeq: Int64 = try row.decode(at: 0)
+            // The entry's last write of the cell, and whether it left what the barrier found:
+            // read backwards from the end of its span, so a long run costs no more per key.
+            let entryRows =
+                "\(filedRows()) AND tableId = ?2 AND mask & \(bit) != 0"
+                + " AND ?3 IN (oldRowid, newRowid)"
+            let arguments: [SQLiteValue] = [.integer(top), .integer(table), .integer(rowid)]
+            guard
+                let lastWrite = try db.fetchOne(
+                    Row.self,
+                    """
+                    SELECT seq, \(new), length(CAST(\(new) AS BLOB)),
+                        \(BatchReplay.same(new, "(SELECT \(old) FROM \(log) WHERE seq = ?4)"))
+                    FROM \(log) WHERE \(entryRows) ORDER BY seq DESC LIMIT 1
+                    """, arguments + [.integer(theirSeq)])
+            else { continue }  // the entry never wrote it
+            if try lastWrite.decode(at: 3, as: Int64.self) == 1 { continue }  // no change between
+            // Their change is taken in only when every write of the cell updated the row in place.
+            let moved = try db.fetchOne(
+                Int.self,
                 """
-                SELECT seq, kind, oldRowid IS newRowid, \(old), length(CAST(\(old) AS BLOB)),
-                    \(new), length(CAST(\(new) AS BLOB)),
-                    \(BatchReplay.same(new, "(SELECT \(old) FROM \(log) WHERE seq = ?4)"))
-                FROM \(log) WHERE \(filedRows()) AND tableId = ?2 AND mask & \(bit) != 0
-                    AND ?3 IN (oldRowid, newRowid)
-                ORDER BY seq
-                """,
-                [.integer(top), .integer(table), .integer(rowid), .integer(try row.decode(at: 0))])
-            guard let firstWrite = writes.first, let lastWrite = writes.last else { continue }
-            if try lastWrite.decode(at: 7, as: Int64.self) == 1 { continue }  // no change between
-            guard try row.decode(at: 2, as: Int64.self) == Kind.update.rawValue,
-                try writes.allSatisfy({
-                    try $0.decode(at: 1, as: Int64.self) == Kind.update.rawValue
-                        && $0.decode(at: 2, as: Int64.self) == 1
-                })
+                SELECT EXISTS (SELECT 1 FROM \(log) WHERE \(entryRows)
+                    AND (kind != \(Kind.update.rawValue) OR oldRowid IS NOT newRowid))
+                """, arguments)
+            guard try row.decode(at: 2, as: Int64.self) == Kind.update.rawValue, moved == 0,
+                let firstWrite = try db.fetchOne(
+                    Row.self,
+                    """
+                    SELECT seq, \(old), length(CAST(\(old) AS BLOB))
+                    FROM \(log) WHERE \(entryRows) ORDER BY seq LIMIT 1
+                    """, arguments)
             else { return nil }
-            let theirs = CellRewrite.Value.cell(seq: try row.decode(at: 0), column: old)
+            let theirs = CellRewrite.Value.cell(seq: theirSeq, column: old)
             let before: CellRewrite.Value
             switch kind {
             case .latest:
                 before = theirs
             case .text:
-                guard let their = try text(row, at: 3), let left = try text(lastWrite, at: 5),
-                    let original = try text(firstWrite, at: 3),
+                guard let their = try text(row, at: 3), let left = try text(lastWrite, at: 1),
+                    let original = try text(firstWrite, at: 1),
                     let merged = TextSplice.merge(base: left, mine: original, theirs: their)
                 else { return nil }
                 before = .text(merged)
