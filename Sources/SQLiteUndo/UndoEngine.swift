@@ -42,6 +42,9 @@ public final class UndoEngine: Sendable {
     /// The columns coalescing takes as timestamps (`treatAsTimestamps(ofColumns:in:)`), named
     /// the same way.
     private let timestamps = Mutex<Set<String>>([])
+    /// `slotsTakenIntoRuns()` as last worked out (read at every coalescing key), cleared when
+    /// the columns above or the tracked tables change.
+    private let takenInSlots = Mutex<[Int64: [Int: UndoLogSchema.TakenIn]]?>(nil)
     /// Parts an exact replay restores without their columns' update capture triggers (see
     /// `BatchReplay`).
     private let rowsWorthSuspendingCapture: Int
@@ -132,6 +135,7 @@ public final class UndoEngine: Sendable {
     public func mergeText(ofColumns columns: [String], in table: any Table.Type) {
         let names = columns.map { "\(table.tableName).\($0)".lowercased() }
         mergedText.withLock { $0.formUnion(names) }
+        takenInSlots.withLock { $0 = nil }
     }
 
     /// Whether an undo merges the text of this column (`mergeText(ofColumns:in:)`).
@@ -147,14 +151,15 @@ public final class UndoEngine: Sendable {
     public func treatAsTimestamps(ofColumns columns: [String], in table: any Table.Type) {
         let names = columns.map { "\(table.tableName).\($0)".lowercased() }
         timestamps.withLock { $0.formUnion(names) }
+        takenInSlots.withLock { $0 = nil }
     }
 
     /// The log slots, by table id, whose changes by others in the middle of a typing run do not
     /// cut it (`UndoLogSchema.rebaseRun`): merged texts and timestamps.
     func slotsTakenIntoRuns() -> [Int64: [Int: UndoLogSchema.TakenIn]] {
+        if let known = takenInSlots.withLock({ $0 }) { return known }
         let texts = mergedText.withLock { $0 }
         let stamps = timestamps.withLock { $0 }
-        guard !texts.isEmpty || !stamps.isEmpty else { return [:] }
         var slots: [Int64: [Int: UndoLogSchema.TakenIn]] = [:]
         for table in trackedTables.withLock({ Array($0.values) }) {
             for column in table.columns {
@@ -163,6 +168,7 @@ public final class UndoEngine: Sendable {
                 if stamps.contains(name) { slots[table.id, default: [:]][column.slot] = .latest }
             }
         }
+        takenInSlots.withLock { $0 = slots }
         return slots
     }
 
@@ -300,6 +306,7 @@ public final class UndoEngine: Sendable {
         trackedTables.withLock { tracked in
             tracked = Dictionary(uniqueKeysWithValues: tables.map { ($0.id, $0) })
         }
+        takenInSlots.withLock { $0 = nil }
         let keys = try ForeignKeys.load(db)
         foreignKeys.withLock { $0 = keys }
     }

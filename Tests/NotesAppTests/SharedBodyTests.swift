@@ -23,11 +23,9 @@ import Testing
     }
 
     @Test(arguments: 1...4) func interleavedTypingAndUndoKeepEveryonesText(seed: UInt64) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "notes-shared-body-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("notes.db").path
+        let notebook = try TemporaryNotebook()
+        let path = notebook.path
+        defer { withExtendedLifetime(notebook) {} }
         let fixture = try AppFixture(size: Size(width: 120, height: 12), path: path)
         let writer = try DatabaseQueue(path: path)
         try fixture.db.write { try $0.execute("UPDATE articles SET body = '|W|' WHERE id = 3") }

@@ -21,11 +21,9 @@ import Testing
     }
 
     @Test func typingWhileAnotherProgramHoldsTheLockShowsAndIsSavedWhenItIsFree() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "notes-unsaved-typing-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("notes.db").path
+        let notebook = try TemporaryNotebook()
+        let path = notebook.path
+        defer { withExtendedLifetime(notebook) {} }
         let fixture = try AppFixture(path: path)
         fixture.press(.enter)  // article 3, the cursor at the start of its body
         let other = try LockHolder(path: path) { db in
