@@ -19,6 +19,9 @@ final class Barrier: Sendable {
         let stack: UndoStack
         let entry: Int64
         let mergedFromSeq: Int64?
+        /// The rows of the run the merge collapsed (`UndoLogSchema.collapseRun`): they hold the
+        /// run's earlier writes too, so taking the barrier back keeps them.
+        var collapsed: [Int64] = []
     }
 
     init(name: String, coalescingKey: String? = nil, recordsAtCommit: Bool = true) {

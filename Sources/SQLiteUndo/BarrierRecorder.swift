@@ -64,6 +64,7 @@ final class BarrierRecorder: WriteTransactionObserver, Sendable {
                     ? try UndoLogSchema.extendSpan(of: barrier.id, from: start, db)
                     : try UndoLogSchema.moveLog(of: barrier.id, from: start, to: recorded.entry, db)
             {
+                try stack.packLog(of: barrier, in: recorded.entry, db)
                 continue
             }
             state.withLock { $0.filed.append((barrier, stack)) }

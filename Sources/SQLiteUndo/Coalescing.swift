@@ -22,17 +22,29 @@ extension UndoStack {
         // Others' writes in between to merged texts and timestamps are taken into the run; any
         // other change in between cuts it.
         let takenIn = engine.slotsTakenIntoRuns()
+        // The run's packed rows of the cells the barrier writes are read whole from here on.
+        guard
+            let unpacked = try UndoLogSchema.unpackRun(
+                of: top.id, under: barrier.id, from: first,
+                mergingText: { takenIn[$0]?[$1] == .text }, db)
+        else { return nil }
         guard
             let rebase = try UndoLogSchema.rebaseRun(
                 of: top.id, under: barrier.id, from: first, takingIn: takenIn, db),
             try !UndoLogSchema.changedByOthers(
                 since: top.id, rowsOf: barrier.id, from: first,
                 ignoring: takenIn.mapValues { Array($0.keys) }, db)
-        else { return nil }
+        else {
+            try UndoLogSchema.pack(entry: top.id, seqs: unpacked, db)
+            return nil
+        }
         try UndoLogSchema.apply(rebase, db)
         try UndoLogSchema.moveLog(of: barrier.id, from: start, to: top.id, db)
+        let collapsed = try UndoLogSchema.collapseRun(top.id, from: first, db)
+        try UndoLogSchema.pack(entry: top.id, seqs: unpacked, db)
         try UndoLogSchema.setClosedAt(now, ofEntry: top.id, db)
         entries.withLock { $0.undo[$0.undo.count - 1].closedAt = now }
-        return Barrier.Recorded(stack: self, entry: top.id, mergedFromSeq: first)
+        return Barrier.Recorded(
+            stack: self, entry: top.id, mergedFromSeq: first, collapsed: collapsed)
     }
 }

@@ -103,7 +103,7 @@ enum ColumnSlots {
         let log = UndoLogSchema.log
         try db.execute(
             """
-            UPDATE \(log) SET mask = mask & ~?2, o\(slot) = NULL, n\(slot) = NULL
+            UPDATE \(log) SET mask = mask & ~?2, o\(slot) = NULL, n\(slot) = NULL, splice = NULL
             WHERE tableId = ?1 AND mask & ?2 != 0
             """, [.integer(table), .integer(Int64(1) << Int64(slot))])
         // An update of that column alone now changes nothing.

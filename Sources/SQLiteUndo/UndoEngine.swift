@@ -21,7 +21,7 @@ public final class UndoEngine: Sendable {
     /// The database whose tables are tracked.
     public let database: any DatabaseWriter
     private let tableNames: [String]
-    private let trackedTables = Mutex<[Int64: TrackedTable]>([:])
+    let trackedTables = Mutex<[Int64: TrackedTable]>([:])
     private let foreignKeys = Mutex(ForeignKeys(keys: [], exist: false))
     /// Files barriers with their stacks inside the transactions that wrote them.
     let recorder = BarrierRecorder()
@@ -384,7 +384,7 @@ public final class UndoEngine: Sendable {
                 // The action being replayed left it: a value it cannot take back (a reference
                 // or a key in the way) is nobody else's.
                 attributed.keptFrom = writer.flatMap {
-                    $0.value == (conflict.kept ?? .null) && !replayed.contains($0.barrier)
+                    $0.left(conflict.kept ?? .null) && !replayed.contains($0.barrier)
                         ? $0.stackID : nil
                 }
             } else {

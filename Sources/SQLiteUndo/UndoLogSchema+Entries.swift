@@ -226,6 +226,23 @@ extension UndoLogSchema {
         let barrier: Int64
         let stackID: String
         let value: SQLiteValue?
+        /// Whether `value` is the fingerprint of a packed change's value (`PackedChange`).
+        var packed = false
+
+        /// Whether the value it left is `value`.
+        func left(_ value: SQLiteValue) -> Bool {
+            guard packed else { return self.value == value }
+            let storage: PackedChange.Value.Storage
+            let bytes: [UInt8]
+            switch value {
+            case .text(let text): (storage, bytes) = (.text, Array(text.utf8))
+            case .blob(let blob): (storage, bytes) = (.blob, blob)
+            default: return false
+            }
+            guard case .blob(let encoded) = self.value else { return false }
+            return PackedChange.Fingerprint(encoded: encoded)
+                == PackedChange.Fingerprint(of: PackedChange.Value(storage: storage, bytes: bytes))
+        }
     }
 
     /// Who last wrote the column `slot` of the row now at `rowid`, by the log: its rows are read
@@ -262,7 +279,9 @@ extension UndoLogSchema {
                 let first = try firstWrite(
                     of: barrier, inverted: inverted, table: table, rowid: identity, slot: slot, db)
                 guard let first, first.found == left else {
-                    return Writer(barrier: barrier, stackID: try row.decode(at: 5), value: left)
+                    return Writer(
+                        barrier: barrier, stackID: try row.decode(at: 5), value: left,
+                        packed: try row.decode(at: 10))
                 }
                 // A flipped action's rows all took effect at once, at its flip.
                 passedFrom = inverted ? tookEffect : Double(first.seq)
@@ -284,11 +303,11 @@ extension UndoLogSchema {
         private var heads: [Row?]
 
         /// Columns: old and new rowid, mask, old and new value, stack, inverted, barrier, when
-        /// the row took effect, and the flip's order (nil when unflipped).
+        /// the row took effect, the flip's order (nil when unflipped), and whether it is packed.
         init(table: Int64, slot: Int, _ db: Database) throws {
             let columns = """
                 l.oldRowid, l.newRowid, l.mask, l.o\(slot), l.n\(slot), b.stackId, b.inverted,
-                    b.id, coalesce(b.flippedAt, l.seq), b.flipOrder
+                    b.id, coalesce(b.flippedAt, l.seq), b.flipOrder, l.splice IS NOT NULL
                 """
             // The flipped entries' rows are read by span: `CROSS JOIN` and `+` keep SQLite from
             // indexing the whole log for one read.
@@ -310,7 +329,7 @@ extension UndoLogSchema {
             // Key changes only, already read the way they took effect, by nobody in history.
             let retired = try db.fetchCursor(
                 """
-                SELECT oldRowid, newRowid, 0, NULL, NULL, '', 0, 0, tookEffect, flipOrder
+                SELECT oldRowid, newRowid, 0, NULL, NULL, '', 0, 0, tookEffect, flipOrder, 0
                 FROM \(retiredMoves) WHERE tableId = ?1
                 ORDER BY tookEffect DESC, flipOrder DESC, sub DESC
                 """, [.integer(table)])

@@ -11,7 +11,9 @@ import SQLiteDatabase
 ///   the table, the kind, the rowid before and after, a bit mask of the slots it holds, and the
 ///   values before (`o<slot>`) and after (`n<slot>`). An update that keeps the keys is logged
 ///   one row per changed column (see `CaptureTriggers.swift`). Columns without type keep every value
-///   exactly as SQLite stored it. It has no index: a barrier's rows are found by its span.
+///   exactly as SQLite stored it. It has no index: a barrier's rows are found by its span. A small
+///   edit of a large text or blob is kept as the edit once filed (`splice`, see `PackedChange`),
+///   and a typing run keeps one row per cell (see `UndoLogSchema+RunCollapse.swift`).
 /// - `sqliteundo_retired_moves`: the key changes (a row moved from one rowid to another,
 ///   inserted at one, or deleted from one) of entries that left history, kept, read the way
 ///   they took effect, while an older entry is in history: who wrote a value is found by
@@ -27,7 +29,7 @@ import SQLiteDatabase
 ///   kept some of its changes): on no list, its log kept for `lastWriter` until the entry that
 ///   took its place goes. `closedToMerging`: a typing step may no longer merge into the entry
 ///   (its run ended, or another change to its rows left history with its log; the entries
-///   still open to merging are indexed).
+///   still open to merging are indexed). `packed`: whether some of its log rows may be packed.
 ///
 /// Why a span and not an index on `barrier`: the index costs a second b-tree insert for every
 /// captured row (a fifth of a bulk capture) and a lookup per row when reading; a span reads the
@@ -72,6 +74,7 @@ enum UndoLogSchema {
         migrator.registerMigration("sqliteundo-9-kept-by-replay", addKeptByReplay)
         migrator.registerMigration("sqliteundo-10-closed-to-merging", addClosedToMerging)
         migrator.registerMigration("sqliteundo-11-retired-arrivals", retireArrivalsAndDepartures)
+        migrator.registerMigration("sqliteundo-12-packed-changes", addPacking)
         return migrator
     }
 
@@ -291,11 +294,16 @@ enum UndoLogSchema {
         }
     }
 
-    /// Deletes a barrier's log rows, all at `start` or later.
-    static func deleteLog(of barrier: Int64, from start: Int64, _ db: Database) throws {
+    /// Deletes a barrier's log rows, all at `start` or later, but those in `except`.
+    static func deleteLog(
+        of barrier: Int64, from start: Int64, except: [Int64] = [], _ db: Database
+    ) throws {
         try db.execute(
-            "DELETE FROM \(log) WHERE \(rows(of: "?2", from: "?1"))",
-            [.integer(start), .integer(barrier)])
+            """
+            DELETE FROM \(log) WHERE \(rows(of: "?2", from: "?1"))
+                AND seq NOT IN (SELECT value FROM json_each(?3))
+            """,
+            [.integer(start), .integer(barrier), .text(except.jsonArray)])
     }
 
     /// Gives a barrier's log rows (all at `start` or later) to another, filed barrier

@@ -128,6 +128,8 @@ public final class UndoStack: Sendable {
                     let brokenBefore = try UndoDiagnostics.brokenReferences(db)
                 #endif
                 try closeMergingInFile(except: nil, db)
+                let unpacked = try engine.unpackForReplay(
+                    entry: top.id, inverted: top.inverted, db)
                 let (inverse, reverted) = try engine.revert(
                     barrier: top.id, inverted: top.inverted, named: top.name, db)
                 let conflicts = reverted.conflicts
@@ -147,6 +149,11 @@ public final class UndoStack: Sendable {
                     } else {
                         try UndoLogSchema.deleteEntries([top.id], db)
                     }
+                }
+                // What the replay rebuilt, and the edits its inverse recorded, kept as edits.
+                try UndoLogSchema.pack(entry: top.id, seqs: unpacked, db)
+                if let added, !reverted.exact, let start = inverse.logStart(in: engine) {
+                    try UndoLogSchema.pack(entry: added.id, from: start, db)
                 }
                 entries.withLock { entries in
                     entries.remove(top.id, from: list)
@@ -194,9 +201,11 @@ public final class UndoStack: Sendable {
     func record(_ barrier: Barrier, _ db: Database) throws -> Barrier.Recorded? {
         if let merged = try merge(barrier, db) {
             noteRunning(barrier, in: merged.entry)
+            try packLog(of: barrier, in: merged.entry, db)
             return merged
         }
         guard let entry = try insertEntry(barrier, list: .undo, db) else { return nil }
+        try packLog(of: barrier, in: entry.id, db)
         try closeMergingInFile(except: entry, db)
         noteRunning(barrier, in: entry.id)
         entries.withLock { $0.undo.append(entry) }
@@ -204,6 +213,12 @@ public final class UndoStack: Sendable {
         // An undo or redo before the next barrier resets it: that one does not merge.
         settings.withLock { $0.coalescible = barrier.id }
         return Barrier.Recorded(stack: self, entry: barrier.id, mergedFromSeq: nil)
+    }
+
+    /// Keeps the edits a barrier's log rows (now the entry's) hold as edits (see `PackedChange`).
+    func packLog(of barrier: Barrier, in entry: Int64, _ db: Database) throws {
+        guard let start = barrier.logStart(in: engine) else { return }
+        try UndoLogSchema.pack(entry: entry, from: start, db)
     }
 
     private func noteRunning(_ barrier: Barrier, in entry: Int64) {
@@ -293,7 +308,10 @@ public final class UndoStack: Sendable {
         do {
             try engine.database.write { db in
                 if let first = recorded.mergedFromSeq {
-                    try UndoLogSchema.deleteLog(of: recorded.entry, from: first, db)
+                    // A collapsed row holds the run's earlier writes of its cell as well: it
+                    // stays, and the run takes back what the barrier committed there with them.
+                    try UndoLogSchema.deleteLog(
+                        of: recorded.entry, from: first, except: recorded.collapsed, db)
                     return
                 }
                 try UndoLogSchema.deleteEntries([barrier.id], db)

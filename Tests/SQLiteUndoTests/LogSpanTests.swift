@@ -133,7 +133,7 @@ import Testing
                 "sqliteundo-4-flips", "sqliteundo-5-flip-order", "sqliteundo-6-superseded",
                 "sqliteundo-7-column-places", "sqliteundo-8-retired-moves",
                 "sqliteundo-9-kept-by-replay", "sqliteundo-10-closed-to-merging",
-                "sqliteundo-11-retired-arrivals",
+                "sqliteundo-11-retired-arrivals", "sqliteundo-12-packed-changes",
             ])
         let names = { try db.read { try $0.fetchAll(String.self, "SELECT name FROM items") } }
         let a = try engine.stack(id: "a")

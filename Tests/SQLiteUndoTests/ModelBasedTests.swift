@@ -73,8 +73,19 @@ import Testing
             seed: seed, rowsWorthSuspendingCapture: rowsWorthSuspendingCapture,
             features: features
                 ?? ModelSchema.Feature.enabled(without: environment["UNDO_MODEL_WITHOUT"]))
+        // The most log rows seen packed at once (long bodies typed into): the run covers them.
+        var packedRows = 0
         for step in 0..<operations {
             var described = try run.step()
+            if step % 50 == 0 {
+                packedRows = max(
+                    packedRows,
+                    try run.db.read {
+                        try $0.fetchOne(
+                            Int.self, "SELECT count(*) FROM sqliteundo_log WHERE splice IS NOT NULL"
+                        )
+                    } ?? 0)
+            }
             if trace { print("\(step): \(described)") }
             let last = step == operations - 1
             var mismatch = try run.mismatch(
@@ -90,6 +101,7 @@ import Testing
             Issue.record(Comment(rawValue: message))
             return
         }
+        if operations >= 1000 { #expect(packedRows > 0) }
         run.remove()
     }
 }

@@ -25,7 +25,9 @@ extension ModelRun {
             guard random.below(8) != 0 else { return .null }
             let words = (0...random.below(3)).map { _ in Self.words[random.below(Self.words.count)]
             }
-            return .text(words.joined(separator: " "))
+            // A long body too, so that typing into it is kept packed (`PackedChange`).
+            let start = random.below(3) == 0 ? [Self.longText] : []
+            return .text((start + words).joined(separator: " "))
         default:
             return Self.pool[random.below(Self.pool.count)]
         }

@@ -14,6 +14,9 @@ struct ModelRun {
         .blob([]), .blob([0, 1, 255]),
     ]
     static let words = ["alpha", "beta", "gamma", "漢字", "emoji😀", "tab\there", "o'clock"]
+    /// 600 bytes a body may start with.
+    static let longText = String(
+        repeating: "lorem ipsum\tdolor sit amet,\nconsectetur 漢字 ", count: 12)
     /// How far the clock moves at a time (ms): often not at all, sometimes past the merge
     /// interval.
     static let clockSteps: [Int64] = [0, 0, 250, 250, 500, 1000, 1250, 60_000]
@@ -203,7 +206,13 @@ struct ModelRun {
         typing[stack.id] = rowid
         let key = "t\(rowid).body"
         var text = Self.words[random.below(Self.words.count)]
-        if case .text(let typed) = old["body"] { text = typed + " " + text }
+        if case .text(let typed) = old["body"] {
+            // At the start, in the middle or at the end.
+            var words = typed.split(separator: " ", omittingEmptySubsequences: false).map(
+                String.init)
+            words.insert(text, at: random.below(words.count + 1))
+            text = words.joined(separator: " ")
+        }
         try withUndoStack(stack) {
             try undoable("Type", coalescing: key) {
                 try db.write {

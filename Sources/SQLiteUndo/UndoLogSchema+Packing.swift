@@ -1,0 +1,245 @@
+import SQLiteDatabase
+
+/// History that costs what the edit costs: an update of a large text or blob is kept as the
+/// edit (`PackedChange`) once its entry is filed, and rebuilt from the row before anything reads
+/// its values.
+///
+/// A packed log row is an in-place update of one column (one bit in its mask) and the entry's
+/// only write of that cell: its `o<slot>` and `n<slot>` hold the two values' fingerprints and
+/// `splice` the rest. Rows read while packed (an entry replayed or merged into is rebuilt first,
+/// so these are rows whose value someone changed since) compare equal to no value of a table:
+/// an undo keeps what is there, as for any value changed since.
+extension UndoLogSchema {
+    /// The log's `splice` column (NULL unless the row is packed), and the entries' `packed`
+    /// (whether some of its rows may be: a replay reads only those entries' rows for them).
+    static func addPacking(_ db: Database) throws {
+        let names = try db.fetchAll(
+            String.self, "SELECT name FROM pragma_table_info(?)", [.text(log)])
+        guard !names.contains("splice") else { return }
+        try db.execute(
+            """
+            ALTER TABLE \(log) ADD COLUMN splice BLOB;
+            ALTER TABLE \(barriers) ADD COLUMN packed INTEGER NOT NULL DEFAULT 0;
+            """)
+    }
+
+    /// Packing reads at most this many log rows of one transaction or replayed entry: a bulk
+    /// statement's rows are kept as they are (their values are rarely one small edit of a
+    /// large one, and reading them all would slow every bulk change).
+    static let packingRowLimit: Int64 = 64
+
+    /// Packs the rows of the entry `id` at `start` or later that qualify: in-place updates of
+    /// one text or blob column, together `PackedChange.threshold` bytes or more, the entry's
+    /// only write of that cell, when packing saves at least half.
+    static func pack(entry id: Int64, from start: Int64, _ db: Database) throws {
+        let newest = try db.fetchOne(Int64.self, "SELECT \(highestSeq)") ?? 0
+        guard newest - start < packingRowLimit else { return }
+        try pack(entry: id, rows: rows(of: "?2", from: "?1"), [.integer(start), .integer(id)], db)
+    }
+
+    /// Packs the log rows `seqs` of the entry `id` that qualify (rows a replay or a run rebuilt).
+    static func pack(entry id: Int64, seqs: [Int64], _ db: Database) throws {
+        guard !seqs.isEmpty else { return }
+        try pack(
+            entry: id, rows: "seq IN (SELECT value FROM json_each(?1))", [.text(seqs.jsonArray)],
+            db)
+    }
+
+    private static func pack(
+        entry id: Int64, rows: String, _ arguments: [SQLiteValue], _ db: Database
+    ) throws {
+        let candidates = try db.fetchAll(
+            Row.self,
+            """
+            SELECT seq, tableId, oldRowid, mask FROM \(log)
+            WHERE \(rows) AND kind = \(Kind.update.rawValue)
+                AND oldRowid = newRowid AND mask & (mask - 1) = 0 AND splice IS NULL
+            """, arguments)
+        var packedAny = false
+        for candidate in candidates {
+            let seq: Int64 = try candidate.decode(at: 0)
+            let table: Int64 = try candidate.decode(at: 1)
+            let rowid: Int64 = try candidate.decode(at: 2)
+            let mask: Int64 = try candidate.decode(at: 3)
+            guard
+                let slot = (0..<ColumnSlots.limit).first(where: { mask == Int64(1) << Int64($0) }),
+                try writesOfCell(entry: id, table: table, rowid: rowid, mask: mask, db) == 1,
+                let values = try db.fetchOne(
+                    Row.self,
+                    "SELECT typeof(o\(slot)), CAST(o\(slot) AS BLOB), typeof(n\(slot)), "
+                        + "CAST(n\(slot) AS BLOB) FROM \(log) WHERE seq = ?", [.integer(seq)]),
+                let old = try packable(values, at: 0), let new = try packable(values, at: 2),
+                let packed = PackedChange(old: old, new: new)
+            else { continue }
+            try db.execute(
+                "UPDATE \(log) SET o\(slot) = ?, n\(slot) = ?, splice = ? WHERE seq = ?",
+                [
+                    .blob(packed.old.encoded), .blob(packed.new.encoded),
+                    .blob(packed.encodedSplice), .integer(seq),
+                ])
+            packedAny = true
+        }
+        if packedAny {
+            try db.execute(
+                "UPDATE \(barriers) SET packed = 1 WHERE id = ? AND packed = 0", [.integer(id)])
+        }
+    }
+
+    /// How many log rows of the entry write the column `mask` of the row at `rowid`, or move
+    /// that row (counted as writes of every column).
+    private static func writesOfCell(
+        entry id: Int64, table: Int64, rowid: Int64, mask: Int64, _ db: Database
+    ) throws -> Int {
+        try db.fetchOne(
+            Int.self,
+            """
+            SELECT count(*) FROM \(log) WHERE \(filedRows()) AND tableId = ?2
+                AND ?3 IN (oldRowid, newRowid)
+                AND (mask & ?4 != 0 OR kind != \(Kind.update.rawValue) OR oldRowid IS NOT newRowid)
+            """, [.integer(id), .integer(table), .integer(rowid), .integer(mask)]) ?? 0
+    }
+
+    /// The text or blob at `index` of `row` (its storage class, then its bytes), or nil.
+    static func packable(_ row: Row, at index: Int) throws -> PackedChange.Value? {
+        let storage: PackedChange.Value.Storage
+        switch try row.decode(at: index, as: String.self) {
+        case "text": storage = .text
+        case "blob": storage = .blob
+        default: return nil
+        }
+        guard case .blob(let bytes) = row[index + 1] else {
+            return PackedChange.Value(storage: storage, bytes: [])
+        }
+        return PackedChange.Value(storage: storage, bytes: bytes)
+    }
+
+    // MARK: Rebuilding
+
+    /// A packed log row, read back.
+    struct PackedRow {
+        let seq: Int64
+        let table: Int64
+        let rowid: Int64
+        let slot: Int
+        let change: PackedChange
+    }
+
+    /// The packed rows of the entry `id`: none without reading its log unless it packed some.
+    static func packedRows(ofEntry id: Int64, _ db: Database) throws -> [PackedRow] {
+        let packed = try db.fetchOne(
+            Int.self, "SELECT packed FROM \(barriers) WHERE id = ?", [.integer(id)])
+        guard packed == 1 else { return [] }
+        return try packedRows(where: filedRows(), [.integer(id)], db)
+    }
+
+    /// The packed rows among the log rows `rows` (SQL, with its arguments).
+    static func packedRows(where rows: String, _ arguments: [SQLiteValue], _ db: Database)
+        throws -> [PackedRow]
+    {
+        let slots = try slotCount(db)
+        let cursor = try db.fetchCursor(
+            "SELECT seq, tableId, oldRowid, mask, splice FROM \(log) "
+                + "WHERE \(rows) AND splice IS NOT NULL", arguments)
+        var found: [(seq: Int64, table: Int64, rowid: Int64, slot: Int, splice: [UInt8])] = []
+        while let row = try cursor.next() {
+            let mask: Int64 = try row.decode(at: 3)
+            guard let slot = (0..<slots).first(where: { mask == Int64(1) << Int64($0) }),
+                case .blob(let splice) = row[4]
+            else { continue }
+            found.append(
+                (try row.decode(at: 0), try row.decode(at: 1), try row.decode(at: 2), slot, splice))
+        }
+        return try found.compactMap { row in
+            guard
+                let cells = try db.fetchOne(
+                    Row.self, "SELECT o\(row.slot), n\(row.slot) FROM \(log) WHERE seq = ?",
+                    [.integer(row.seq)]),
+                case .blob(let old) = cells[0], case .blob(let new) = cells[1],
+                let change = PackedChange(old: old, new: new, splice: row.splice)
+            else { return nil }
+            return PackedRow(
+                seq: row.seq, table: row.table, rowid: row.rowid, slot: row.slot, change: change)
+        }
+    }
+
+    /// Writes a packed row's two values back whole.
+    static func unpack(
+        _ row: PackedRow, old: PackedChange.Value, new: PackedChange.Value,
+        _ db: Database
+    ) throws {
+        func sql(_ value: PackedChange.Value) -> String {
+            value.storage == .text ? "CAST(? AS TEXT)" : "CAST(? AS BLOB)"
+        }
+        try db.execute(
+            """
+            UPDATE \(log) SET o\(row.slot) = \(sql(old)), n\(row.slot) = \(sql(new)), splice = NULL
+            WHERE seq = ?
+            """, [.blob(old.bytes), .blob(new.bytes), .integer(row.seq)])
+    }
+
+    /// Rebuilds a packed row from `current`, the value its cell holds now, when that is the
+    /// value on the side the row reads as its after (`isNew`: its new value); for a text the
+    /// engine merges (`mergeText`), also when someone changed it elsewhere since: the row then
+    /// reads as a change from the text with the row's own edit taken back to `current`. Returns
+    /// false, leaving the row packed, otherwise.
+    @discardableResult
+    static func unpack(
+        _ row: PackedRow, against current: PackedChange.Value, isNew: Bool, mergesText: Bool,
+        _ db: Database
+    ) throws -> Bool {
+        let other: PackedChange.Value
+        if let exact = row.change.other(given: current, isNew: isNew) {
+            other = exact
+        } else if mergesText, current.storage == .text,
+            (isNew ? row.change.old : row.change.new).storage == .text,
+            let merged = row.change.merged(into: current, fromNew: isNew)
+        {
+            other = merged
+        } else {
+            return false
+        }
+        try unpack(row, old: isNew ? other : current, new: isNew ? current : other, db)
+        return true
+    }
+
+    /// A cell's value in its table as a packed change compares it: nil unless text or blob.
+    static func currentValue(
+        of table: TrackedTable, rowid: Int64, slot: Int, _ db: Database
+    ) throws -> PackedChange.Value? {
+        guard let column = table.columns.first(where: { $0.slot == slot }) else { return nil }
+        let name = column.name.quotedIdentifier
+        guard
+            let row = try db.fetchOne(
+                Row.self,
+                "SELECT typeof(\(name)), CAST(\(name) AS BLOB) FROM \(table.sqlName) "
+                    + "WHERE rowid = ?", [.integer(rowid)])
+        else { return nil }
+        return try packable(row, at: 0)
+    }
+}
+
+extension UndoEngine {
+    /// Rebuilds the packed rows of an entry about to be replayed (read `inverted` or not) from
+    /// the values their cells hold now; returns the rows rebuilt, to pack again after the replay.
+    /// A row whose value someone changed since stays packed: the replay keeps that value.
+    func unpackForReplay(entry id: Int64, inverted: Bool, _ db: Database) throws -> [Int64] {
+        let rows = try UndoLogSchema.packedRows(ofEntry: id, db)
+        guard !rows.isEmpty else { return [] }
+        let tables = trackedTables.withLock { $0 }
+        var unpacked: [Int64] = []
+        for row in rows {
+            guard let table = tables[row.table],
+                let column = table.columns.first(where: { $0.slot == row.slot }),
+                let current = try UndoLogSchema.currentValue(
+                    of: table, rowid: row.rowid, slot: row.slot, db)
+            else { continue }
+            if try UndoLogSchema.unpack(
+                row, against: current, isNew: !inverted,
+                mergesText: mergesText(table: table.name, column: column.name), db)
+            {
+                unpacked.append(row.seq)
+            }
+        }
+        return unpacked
+    }
+}
