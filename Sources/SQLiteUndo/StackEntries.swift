@@ -9,6 +9,9 @@ struct StackEntry: Sendable, Equatable {
     var closedAt: Double
     /// Whether the log reads inverted (the barrier was undone, or redone, by flipping it).
     var inverted = false
+    /// The bytes its log keeps (`UndoLogSchema.logBytes`), once a byte budget needed them; nil
+    /// until then, and after a barrier merged into it.
+    var bytes: Int?
 }
 
 /// A stack's two lists, oldest first, mirrored in memory from `sqliteundo_barriers`.

@@ -113,6 +113,24 @@ extension UndoLogSchema {
         return PackedChange.Value(storage: storage, bytes: bytes)
     }
 
+    // MARK: Measuring
+
+    /// What a log row costs besides its values, counted by `logBytes` (its other columns and
+    /// SQLite's record and cell headers, about).
+    static let bytesPerLogRow = 48
+
+    /// The bytes the log of the entry `id` keeps: its values as stored, plus `bytesPerLogRow` a
+    /// row.
+    static func logBytes(ofEntry id: Int64, _ db: Database) throws -> Int {
+        let cells = (0..<(try slotCount(db))).flatMap { ["o\($0)", "n\($0)"] } + ["splice"]
+        let values = cells.map { "coalesce(length(CAST(\($0) AS BLOB)), 0)" }
+            .joined(separator: " + ")
+        return try db.fetchOne(
+            Int.self,
+            "SELECT coalesce(sum(\(values) + \(bytesPerLogRow)), 0) FROM \(log) WHERE \(filedRows())",
+            [.integer(id)]) ?? 0
+    }
+
     // MARK: Rebuilding
 
     /// A packed log row, read back.
