@@ -18,6 +18,12 @@ struct BenchConfig {
     let startRepetitions: Int
     /// Timed keystrokes of each kind on each notebook.
     let keyRepetitions: Int
+    /// Timed undos of a typing run on each side (long bodies).
+    let undoRepetitions: Int
+    /// The long body of the keystroke and undo measures (against 1 KB), and the characters
+    /// typed into a 100 KB body by the bytes measures and into each body before the undo.
+    let longBody: Int
+    let typedCharacters: Int
     /// Child processes per notebook for peak memory.
     let memoryRepetitions: Int
     /// Barriers recorded by the log-bound measure, and its `levelsOfUndo`.
@@ -31,12 +37,14 @@ struct BenchConfig {
     static let full = BenchConfig(
         rows: 10_000, bulkRepetitions: 15, singleRowRepetitions: 400, longHistory: 100_000,
         historyRepetitions: 101, bigNotebook: 100_000, startRepetitions: 9, keyRepetitions: 61,
-        memoryRepetitions: 3, boundedBarriers: 10_000)
+        undoRepetitions: 15, longBody: 1_000_000, typedCharacters: 1000, memoryRepetitions: 3,
+        boundedBarriers: 10_000)
 
     static let quick = BenchConfig(
         rows: 2_000, bulkRepetitions: 3, singleRowRepetitions: 40, longHistory: 2_000,
         historyRepetitions: 11, bigNotebook: 5_000, startRepetitions: 3, keyRepetitions: 11,
-        memoryRepetitions: 1, boundedBarriers: 1_000)
+        undoRepetitions: 3, longBody: 100_000, typedCharacters: 100, memoryRepetitions: 1,
+        boundedBarriers: 1_000)
 }
 
 /// A count for a measure's name: 10k, 100k, 2000.

@@ -68,4 +68,5 @@ enum BenchGroup: String, CaseIterable, Equatable, Hashable {
     case app
     case memory
     case log
+    case longBody = "long-body"
 }

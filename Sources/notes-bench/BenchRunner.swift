@@ -61,6 +61,10 @@ enum BenchRunner {
             Progress.note("log bound")
             results += try LogBoundBenchmark(config: config).run()
         }
+        if runs(.longBody) {
+            Progress.note("typing into long articles")
+            results += try LongBodyBenchmarks(config: config, folder: folder).run()
+        }
         return results
     }
 }

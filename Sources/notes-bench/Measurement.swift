@@ -4,6 +4,7 @@ struct Measurement: Encodable {
     enum Unit: String, Encodable {
         case seconds
         case kilobytes
+        case bytes
         case rows
     }
 

@@ -48,6 +48,10 @@ enum ResultsReport {
             if value >= 1e-3 { return String(format: "%.2f ms", value * 1e3) }
             return String(format: "%.1f µs", value * 1e6)
         case .kilobytes: return String(format: "%.1f MB", value / 1024)
+        case .bytes:
+            if value >= 1_048_576 { return String(format: "%.1f MB", value / 1_048_576) }
+            if value >= 1024 { return String(format: "%.1f KB", value / 1024) }
+            return "\(Int(value)) B"
         case .rows: return "\(Int(value)) rows"
         }
     }
