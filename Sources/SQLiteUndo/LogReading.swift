@@ -10,8 +10,9 @@ extension UndoLogSchema {
         let slots = try slotCount(db)
         let values = (0..<slots).map { "o\($0)" } + (0..<slots).map { "n\($0)" }
         let cursor = try db.fetchCursor(
-            "SELECT seq, tableId, kind, oldRowid, newRowid, mask, \(values.joined(separator: ", ")) "
-                + "FROM \(log) WHERE \(rows) ORDER BY seq " + (inverted ? "DESC" : "ASC"),
+            "SELECT seq, tableId, kind, oldRowid, newRowid, mask, \(values.joined(separator: ", ")), "
+                + "splice IS NOT NULL FROM \(log) WHERE \(rows) ORDER BY seq "
+                + (inverted ? "DESC" : "ASC"),
             arguments)
         var reducer = NetChangeReducer()
         var position: Int64 = 0
@@ -27,7 +28,8 @@ extension UndoLogSchema {
 }
 
 extension LogEntry {
-    /// Decodes a log row laid out as `seq, tableId, kind, oldRowid, newRowid, mask, o…, n…`.
+    /// Decodes a log row laid out as `seq, tableId, kind, oldRowid, newRowid, mask, o…, n…`,
+    /// then whether it is packed.
     /// Read `inverted`, the row describes the opposite change (an insert becomes a delete,
     /// before and after swap). `order` is its place in the order the barrier is replayed.
     init?(row: Row, slots: Int, inverted: Bool, order: Int64) throws {
@@ -38,12 +40,15 @@ extension LogEntry {
         let mask: Int64 = try row.decode(at: 5)
         var old: [Int: LoggedValue] = [:]
         var new: [Int: LoggedValue] = [:]
+        let packed: Bool = try row.decode(at: 6 + 2 * slots)
         for slot in 0..<slots where mask & (1 << Int64(slot)) != 0 {
             if kind != .insert {
-                old[slot] = LoggedValue(value: row[6 + slot], seq: seq, column: "o\(slot)")
+                old[slot] = LoggedValue(
+                    value: row[6 + slot], seq: seq, column: "o\(slot)", packed: packed)
             }
             if kind != .delete {
-                new[slot] = LoggedValue(value: row[6 + slots + slot], seq: seq, column: "n\(slot)")
+                new[slot] = LoggedValue(
+                    value: row[6 + slots + slot], seq: seq, column: "n\(slot)", packed: packed)
             }
         }
         var oldRowid = try row.decode(at: 3, as: Int64?.self)

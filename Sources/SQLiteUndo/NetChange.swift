@@ -19,6 +19,9 @@ struct LoggedValue: Equatable {
     /// The log row (`seq`) and value column (`o3`, `n3`) holding it.
     let seq: Int64
     let column: String
+    /// Whether `value` is only the fingerprint of a packed change's value (`PackedChange`), one
+    /// the replay could not rebuild: never written back.
+    var packed = false
 
     /// SQL reading the value.
     var sql: String { "(SELECT \(column) FROM \(UndoLogSchema.log) WHERE seq = \(seq))" }

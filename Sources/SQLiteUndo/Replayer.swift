@@ -241,6 +241,12 @@ struct Replayer {
             }
             return
         }
+        // A value of the row its log holds only packed (someone changed the cell between the
+        // action's writes): the row cannot come back as it was.
+        if change.before.values.contains(where: \.packed) {
+            conflicts.append(UndoConflict(table: table.name, rowid: rowid, column: nil, kept: nil))
+            return
+        }
         if table.columns.contains(where: { isKept(table, rowid, $0) }) {
             // It would reference a row that is gone.
             conflicts.append(
@@ -274,7 +280,8 @@ struct Replayer {
             let kept = current[column.slot] ?? .null
             if kept == before { continue }  // already restored (by a cascade, or by someone)
             let movesRow = column.name == table.rowidAlias && before != kept
-            if kept != left {
+            // A packed value the replay could not rebuild: someone changed the cell since.
+            if kept != left || logged.packed {
                 // A text both changed: the step's own splice taken back from the text as it is.
                 if mergesText(table.name, column.name),
                     case .text(let base) = left, case .text(let mine) = before,

@@ -48,6 +48,26 @@ import SQLiteDatabase
                 throw UndoError.diagnosticFailed(
                     "log rows outside their barrier's span: \(outside)")
             }
+            try checkPackedRows(db)
+        }
+
+        /// A packed row is an in-place update of one column, in an entry marked as packing (a
+        /// replay reads only those entries' rows for packed ones).
+        private static func checkPackedRows(_ db: Database) throws {
+            let wrong = try db.fetchAll(
+                Int64.self,
+                """
+                SELECT p.seq FROM \(UndoLogSchema.log) AS p
+                JOIN \(UndoLogSchema.barriers) AS b ON b.id = p.barrier
+                WHERE p.splice IS NOT NULL AND (b.packed = 0
+                    OR p.kind != \(UndoLogSchema.Kind.update.rawValue) OR p.oldRowid IS NOT p.newRowid
+                    OR p.mask & (p.mask - 1) != 0)
+                LIMIT 10
+                """)
+            if !wrong.isEmpty {
+                throw UndoError.diagnosticFailed(
+                    "packed log rows a replay cannot rebuild: \(wrong)")
+            }
         }
 
         /// Where replayed statements are logged: the file named by `SQLITEUNDO_LOG`, else

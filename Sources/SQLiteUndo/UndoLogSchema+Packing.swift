@@ -34,6 +34,11 @@ extension UndoLogSchema {
     static func pack(entry id: Int64, from start: Int64, _ db: Database) throws {
         let newest = try db.fetchOne(Int64.self, "SELECT \(highestSeq)") ?? 0
         guard newest - start < packingRowLimit else { return }
+        // A later transaction of the same barrier wrote a cell the entry packed: the packed row
+        // is rebuilt from the value it found (nobody wrote in between), so that the entry's
+        // writes of the cell read whole, one after the other. If someone did, it stays packed,
+        // and a replay keeps the cell (`LoggedValue.packed`).
+        _ = try unpackRun(of: id, under: id, from: start, mergingText: { _, _ in false }, db)
         try pack(entry: id, rows: rows(of: "?2", from: "?1"), [.integer(start), .integer(id)], db)
     }
 

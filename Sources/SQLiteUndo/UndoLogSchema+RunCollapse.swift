@@ -12,6 +12,28 @@ extension UndoLogSchema {
         let slot: Int
     }
 
+    /// The cells whose value before them the log rows of `barrier` at `first` or later hold
+    /// (updates, key changes and deletes: each column in their mask), one per row and column.
+    private static func cellsFound(by barrier: Int64, from first: Int64, _ db: Database) throws
+        -> [CellWrite]
+    {
+        let rows = try db.fetchAll(
+            Row.self,
+            """
+            SELECT seq, tableId, oldRowid, mask FROM \(log)
+            WHERE \(rows(of: "?2", from: "?1")) AND kind != \(Kind.insert.rawValue)
+            """, [.integer(first), .integer(barrier)])
+        return try rows.flatMap { row in
+            let mask: Int64 = try row.decode(at: 3)
+            let (seq, table, rowid): (Int64, Int64, Int64) = (
+                try row.decode(at: 0), try row.decode(at: 1), try row.decode(at: 2)
+            )
+            return (0..<ColumnSlots.limit).filter { mask & Int64(1) << Int64($0) != 0 }.map {
+                CellWrite(seq: seq, table: table, rowid: rowid, slot: $0)
+            }
+        }
+    }
+
     /// The in-place updates of one column among the log rows of `barrier` at `first` or later.
     private static func cellWrites(of barrier: Int64, from first: Int64, _ db: Database) throws
         -> [CellWrite]
@@ -57,17 +79,19 @@ extension UndoLogSchema {
         return (try row.decode(at: 0), try row.decode(at: 1), try row.decode(at: 2))
     }
 
-    /// Before `barrier` (log rows from `first`) merges into the run `top`: rebuilds the run's
-    /// packed last writes of the cells the barrier updates, from the values the barrier found
-    /// there (for a text taken into runs, `mergingText`, also where someone changed it elsewhere
-    /// since). Returns the rows rebuilt (to pack again if the barrier does not merge), or nil when
-    /// one cannot be: someone changed that cell since, and the run is cut.
+    /// Before the log rows of `barrier` from `first` join the entry `top` (a key merged into a
+    /// run, or a later transaction of the same block): rebuilds the entry's packed last writes
+    /// of the cells those rows update, move or delete, from the values the rows found there (for
+    /// a text taken into runs, `mergingText`, also where someone changed it elsewhere since), so
+    /// that the entry's writes of a cell read whole, one after the other. Returns the rows
+    /// rebuilt (to pack again if the barrier does not merge), or nil when one cannot be: someone
+    /// changed that cell since (a run is cut there; a replay keeps the cell, `LoggedValue.packed`).
     static func unpackRun(
         of top: Int64, under barrier: Int64, from first: Int64,
         mergingText: (_ table: Int64, _ slot: Int) -> Bool, _ db: Database
     ) throws -> [Int64]? {
         var unpacked: [Int64] = []
-        for cell in try cellWrites(of: barrier, from: first, db) {
+        for cell in try cellsFound(by: barrier, from: first, db) {
             guard let latest = try latestWrite(ofEntry: top, cell, before: cell.seq, db),
                 latest.packed,
                 let row = try packedRows(where: "seq = ?", [.integer(latest.seq)], db).first
