@@ -69,7 +69,7 @@ public final class UndoStack: Sendable {
 
     /// Ids of the entries a barrier still running filed to (a few); forgets barriers that
     /// returned.
-    private func runningEntryIDs() -> [Int64] {
+    func runningEntryIDs() -> [Int64] {
         running.withLock { running in
             guard !running.isEmpty else { return [] }
             running.removeAll { !$0.barrier.isRunning }
@@ -82,16 +82,6 @@ public final class UndoStack: Sendable {
     public var levelsOfUndo: Int {
         get { settings.withLock { $0.levelsOfUndo } }
         set { settings.withLock { $0.levelsOfUndo = max(0, newValue) } }
-    }
-
-    /// The most bytes of log the undo list keeps, next to `levelsOfUndo` (nil, the default: no
-    /// byte budget). Past it, the oldest registered actions are dropped with their log rows when
-    /// an action registers or a typing run grows; the newest is kept, however large. Counted:
-    /// the bytes of the values an action's log rows hold as stored (a small edit of a large
-    /// value counts as the edit, see `PackedChange`), plus `UndoLogSchema.bytesPerLogRow` a row.
-    public var maxHistoryBytes: Int? {
-        get { settings.withLock { $0.maxHistoryBytes } }
-        set { settings.withLock { $0.maxHistoryBytes = newValue.map { max(0, $0) } } }
     }
 
     /// How soon after the previous barrier a coalescing barrier may merge into it (default 1 s).
@@ -213,15 +203,7 @@ public final class UndoStack: Sendable {
         if let merged = try merge(barrier, db) {
             noteRunning(barrier, in: merged.entry)
             try packLog(of: barrier, in: merged.entry, db)
-            if settings.withLock({ $0.maxHistoryBytes != nil }) {
-                entries.withLock { entries in
-                    if let index = entries.undo.lastIndex(where: { $0.id == merged.entry }) {
-                        entries.undo[index].bytes = nil
-                    }
-                }
-                try UndoLogSchema.deleteEntries(
-                    try dropPastByteBudget(db), takingIn: engine.slotsTakenIntoRuns(), db)
-            }
+            try keepWithinByteBudget(measuringAgain: merged.entry, db)
             return merged
         }
         guard let entry = try insertEntry(barrier, list: .undo, db) else { return nil }
@@ -229,13 +211,12 @@ public final class UndoStack: Sendable {
         try closeMergingInFile(except: entry, db)
         noteRunning(barrier, in: entry.id)
         entries.withLock { $0.undo.append(entry) }
-        if !barrier.isRunning {
-            try clearRedoAndTrim(db)
-        } else if settings.withLock({ $0.maxHistoryBytes != nil }) {
+        if barrier.isRunning {
             // Measured now, in the transaction that filed it: its block's return then knows,
             // without reading the file, whether older entries have to go.
-            try UndoLogSchema.deleteEntries(
-                try dropPastByteBudget(db), takingIn: engine.slotsTakenIntoRuns(), db)
+            try keepWithinByteBudget(db)
+        } else {
+            try clearRedoAndTrim(db)
         }
         // An undo or redo before the next barrier resets it: that one does not merge.
         settings.withLock { $0.coalescible = barrier.id }
@@ -271,34 +252,6 @@ public final class UndoStack: Sendable {
         }
         try UndoLogSchema.deleteEntries(
             dropped.map(\.id) + (try dropPastByteBudget(db)), takingIn: takenIn, db)
-    }
-
-    /// Removes from the undo list the oldest registered entries past `maxHistoryBytes`, but the
-    /// newest, measuring the entries not measured yet; returns their ids (their log is still to
-    /// delete).
-    private func dropPastByteBudget(_ db: Database) throws -> [Int64] {
-        guard let budget = settings.withLock({ $0.maxHistoryBytes }) else { return [] }
-        let open = runningEntryIDs()
-        var undo = entries.withLock { $0.undo }
-        for index in undo.indices where undo[index].bytes == nil {
-            undo[index].bytes = try UndoLogSchema.logBytes(ofEntry: undo[index].id, db)
-        }
-        var total = undo.reduce(0) { $0 + ($1.bytes ?? 0) }
-        var dropped: [Int64] = []
-        let newest = undo.last { !open.contains($0.id) }?.id
-        for entry in undo where total > budget {
-            guard !open.contains(entry.id), entry.id != newest else { continue }
-            dropped.append(entry.id)
-            total -= entry.bytes ?? 0
-        }
-        let measured = Dictionary(uniqueKeysWithValues: undo.map { ($0.id, $0.bytes) })
-        entries.withLock { entries in
-            entries.undo.removeAll { dropped.contains($0.id) }
-            for index in entries.undo.indices where entries.undo[index].bytes == nil {
-                entries.undo[index].bytes = measured[entries.undo[index].id] ?? nil
-            }
-        }
-        return dropped
     }
 
     /// How many entries of `undo` are registered: not in `open` (their blocks still run). Those
@@ -345,15 +298,11 @@ public final class UndoStack: Sendable {
         let open = runningEntryIDs()
         guard !open.contains(id) else { return }
         let levels = levelsOfUndo
-        let budget = settings.withLock { $0.maxHistoryBytes }
         let changesLists = entries.withLock { entries in
             entries.undo.last { $0.id == id } != nil
                 && (!entries.redo.isEmpty
                     || Self.registeredCount(entries.undo, open: open) > levels
-                    || budget.map { budget in
-                        entries.undo.count > 1
-                            && entries.undo.reduce(0) { $0 + ($1.bytes ?? budget + 1) } > budget
-                    } ?? false)
+                    || mayExceedByteBudget(entries.undo))
         }
         guard changesLists else { return }
         do {

@@ -1,0 +1,67 @@
+import SQLiteDatabase
+
+/// `maxHistoryBytes`: a stack's history bounded by the bytes of log it keeps, next to
+/// `levelsOfUndo`.
+extension UndoStack {
+    /// The most bytes of log the undo list keeps, next to `levelsOfUndo` (nil, the default: no
+    /// byte budget). Past it, the oldest registered actions are dropped with their log rows when
+    /// an action registers or a typing run grows; the newest is kept, however large. Counted:
+    /// the bytes of the values an action's log rows hold as stored (a small edit of a large
+    /// value counts as the edit, see `PackedChange`), plus `UndoLogSchema.bytesPerLogRow` a row.
+    public var maxHistoryBytes: Int? {
+        get { settings.withLock { $0.maxHistoryBytes } }
+        set { settings.withLock { $0.maxHistoryBytes = newValue.map { max(0, $0) } } }
+    }
+
+    /// Drops, with their log, the oldest entries past the budget (if any), measuring `entry`
+    /// again first (a barrier merged into it).
+    func keepWithinByteBudget(measuringAgain entry: Int64? = nil, _ db: Database) throws {
+        guard settings.withLock({ $0.maxHistoryBytes != nil }) else { return }
+        if let entry {
+            entries.withLock { entries in
+                if let index = entries.undo.lastIndex(where: { $0.id == entry }) {
+                    entries.undo[index].bytes = nil
+                }
+            }
+        }
+        try UndoLogSchema.deleteEntries(
+            try dropPastByteBudget(db), takingIn: engine.slotsTakenIntoRuns(), db)
+    }
+
+    /// Whether the undo list may hold more than the budget: in memory, an entry not measured yet
+    /// counting as over it.
+    func mayExceedByteBudget(_ undo: [StackEntry]) -> Bool {
+        guard let budget = settings.withLock({ $0.maxHistoryBytes }), undo.count > 1 else {
+            return false
+        }
+        return undo.reduce(0) { $0 + ($1.bytes ?? budget + 1) } > budget
+    }
+
+    /// Removes from the undo list the oldest registered entries past `maxHistoryBytes`, but the
+    /// newest, measuring the entries not measured yet; returns their ids (their log is still to
+    /// delete).
+    func dropPastByteBudget(_ db: Database) throws -> [Int64] {
+        guard let budget = settings.withLock({ $0.maxHistoryBytes }) else { return [] }
+        let open = runningEntryIDs()
+        var undo = entries.withLock { $0.undo }
+        for index in undo.indices where undo[index].bytes == nil {
+            undo[index].bytes = try UndoLogSchema.logBytes(ofEntry: undo[index].id, db)
+        }
+        var total = undo.reduce(0) { $0 + ($1.bytes ?? 0) }
+        var dropped: [Int64] = []
+        let newest = undo.last { !open.contains($0.id) }?.id
+        for entry in undo where total > budget {
+            guard !open.contains(entry.id), entry.id != newest else { continue }
+            dropped.append(entry.id)
+            total -= entry.bytes ?? 0
+        }
+        let measured = Dictionary(uniqueKeysWithValues: undo.map { ($0.id, $0.bytes) })
+        entries.withLock { entries in
+            entries.undo.removeAll { dropped.contains($0.id) }
+            for index in entries.undo.indices where entries.undo[index].bytes == nil {
+                entries.undo[index].bytes = measured[entries.undo[index].id] ?? nil
+            }
+        }
+        return dropped
+    }
+}
