@@ -7,8 +7,9 @@ import SQLiteDatabase
 /// A packed log row is an in-place update of one column (one bit in its mask) and the entry's
 /// only write of that cell: its `o<slot>` and `n<slot>` hold the two values' fingerprints and
 /// `splice` the rest. Rows read while packed (an entry replayed or merged into is rebuilt first,
-/// so these are rows whose value someone changed since) compare equal to no value of a table:
-/// an undo keeps what is there, as for any value changed since.
+/// so these are rows whose value someone changed since) compare equal to no value of a table,
+/// and a replay never writes their values back (`LoggedValue.packed`): an undo keeps what is
+/// there, as for any value changed since.
 extension UndoLogSchema {
     /// The log's `splice` column (NULL unless the row is packed), and the entries' `packed`
     /// (whether some of its rows may be: a replay reads only those entries' rows for them).
