@@ -226,6 +226,30 @@ extension UndoLogSchema {
         return true
     }
 
+    /// Where the row a packed row updated is now, as the entry left it (read `inverted`: as it
+    /// was before the entry): the entry's own later key changes followed forward (or its earlier
+    /// ones back). Nil when the entry deleted it since (or inserted it before).
+    static func rowidNow(of row: PackedRow, inEntry id: Int64, inverted: Bool, _ db: Database)
+        throws -> Int64?
+    {
+        let cursor = try db.fetchCursor(
+            """
+            SELECT oldRowid, newRowid FROM \(log)
+            WHERE \(filedRows()) AND tableId = ?2 AND seq \(inverted ? "<" : ">") ?3
+                AND oldRowid IS NOT newRowid
+            ORDER BY seq \(inverted ? "DESC" : "ASC")
+            """, [.integer(id), .integer(row.table), .integer(row.seq)])
+        var identity = row.rowid
+        while let move = try cursor.next() {
+            let from: Int64? = try move.decode(at: inverted ? 1 : 0)
+            let to: Int64? = try move.decode(at: inverted ? 0 : 1)
+            guard from == identity else { continue }
+            guard let to else { return nil }
+            identity = to
+        }
+        return identity
+    }
+
     /// A cell's value in its table as a packed change compares it: nil unless text or blob.
     static func currentValue(
         of table: TrackedTable, rowid: Int64, slot: Int, _ db: Database
@@ -254,8 +278,10 @@ extension UndoEngine {
         for row in rows {
             guard let table = tables[row.table],
                 let column = table.columns.first(where: { $0.slot == row.slot }),
+                let rowid = try UndoLogSchema.rowidNow(
+                    of: row, inEntry: id, inverted: inverted, db),
                 let current = try UndoLogSchema.currentValue(
-                    of: table, rowid: row.rowid, slot: row.slot, db)
+                    of: table, rowid: rowid, slot: row.slot, db)
             else { continue }
             if try UndoLogSchema.unpack(
                 row, against: current, isNew: !inverted,
