@@ -26,7 +26,8 @@ extension ModelRun {
             let words = (0...random.below(3)).map { _ in Self.words[random.below(Self.words.count)]
             }
             // A long body too, so that typing into it is kept packed (`PackedChange`).
-            let start = random.below(3) == 0 ? [Self.longText] : []
+            let start =
+                features.contains(.longBodies) && random.below(3) == 0 ? [Self.longText] : []
             return .text((start + words).joined(separator: " "))
         default:
             return Self.pool[random.below(Self.pool.count)]

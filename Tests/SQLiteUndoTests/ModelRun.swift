@@ -207,11 +207,15 @@ struct ModelRun {
         let key = "t\(rowid).body"
         var text = Self.words[random.below(Self.words.count)]
         if case .text(let typed) = old["body"] {
-            // At the start, in the middle or at the end.
-            var words = typed.split(separator: " ", omittingEmptySubsequences: false).map(
-                String.init)
-            words.insert(text, at: random.below(words.count + 1))
-            text = words.joined(separator: " ")
+            if features.contains(.longBodies) {
+                // At the start, in the middle or at the end.
+                var words = typed.split(separator: " ", omittingEmptySubsequences: false).map(
+                    String.init)
+                words.insert(text, at: random.below(words.count + 1))
+                text = words.joined(separator: " ")
+            } else {
+                text = typed + " " + text
+            }
         }
         try withUndoStack(stack) {
             try undoable("Type", coalescing: key) {
