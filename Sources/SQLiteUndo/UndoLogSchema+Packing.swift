@@ -68,7 +68,7 @@ extension UndoLogSchema {
             let rowid: Int64 = try candidate.decode(at: 2)
             let mask: Int64 = try candidate.decode(at: 3)
             guard
-                let slot = (0..<ColumnSlots.limit).first(where: { mask == Int64(1) << Int64($0) }),
+                let slot = singleSlot(of: mask),
                 try writesOfCell(entry: id, table: table, rowid: rowid, mask: mask, db) == 1,
                 let values = try db.fetchOne(
                     Row.self,
@@ -89,6 +89,11 @@ extension UndoLogSchema {
             try db.execute(
                 "UPDATE \(barriers) SET packed = 1 WHERE id = ? AND packed = 0", [.integer(id)])
         }
+    }
+
+    /// The slot of a mask with one bit set, or nil.
+    static func singleSlot(of mask: Int64) -> Int? {
+        mask > 0 && mask & (mask - 1) == 0 ? mask.trailingZeroBitCount : nil
     }
 
     /// How many log rows of the entry write the column `mask` of the row at `rowid`, or move
@@ -167,7 +172,7 @@ extension UndoLogSchema {
         var found: [(seq: Int64, table: Int64, rowid: Int64, slot: Int, splice: [UInt8])] = []
         while let row = try cursor.next() {
             let mask: Int64 = try row.decode(at: 3)
-            guard let slot = (0..<slots).first(where: { mask == Int64(1) << Int64($0) }),
+            guard let slot = singleSlot(of: mask), slot < slots,
                 case .blob(let splice) = row[4]
             else { continue }
             found.append(

@@ -47,7 +47,7 @@ extension UndoLogSchema {
             """, [.integer(first), .integer(barrier)])
         return try rows.compactMap { row in
             let mask: Int64 = try row.decode(at: 3)
-            guard let slot = (0..<ColumnSlots.limit).first(where: { mask == Int64(1) << Int64($0) })
+            guard let slot = singleSlot(of: mask)
             else { return nil }
             return CellWrite(
                 seq: try row.decode(at: 0), table: try row.decode(at: 1),
