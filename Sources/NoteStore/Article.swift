@@ -1,9 +1,12 @@
 import SQLiteDatabase
 
 /// One note of the notebook: a title, a body, a rating and an optional author.
+///
+/// Read whole from the `articles` view; stored as a row of `article_rows` (the table the undo
+/// engine tracks, and the one its events name) and the body's chunks (`ArticleChunk`).
 public struct Article: Table, Sendable, Equatable, FetchableRecord {
-    /// The table's name, for the undo engine and for queries.
-    public static let tableName = "articles"
+    /// The table of the articles' rows (all but the body), for the undo engine.
+    public static let tableName = "article_rows"
 
     /// The row id.
     public var id: Int64
@@ -34,7 +37,7 @@ public struct Article: Table, Sendable, Equatable, FetchableRecord {
         self.updatedAt = updatedAt
     }
 
-    /// Decodes an `articles` row.
+    /// Decodes a row of the `articles` view.
     /// - Throws: `SQLiteError` when a column is missing or of the wrong type.
     public init(row: Row) throws {
         id = try row.decode("id")
@@ -55,4 +58,11 @@ extension Row {
         let value = self["rating"].flatMap(Double.init(sqliteValue:)) ?? 0
         return value.isNaN ? 0 : Int(min(5, max(0, value.rounded())))
     }
+}
+
+/// A piece of an article's body, about a kilobyte (`article_chunks`): what an edit of a body
+/// writes. Undo events name the chunks an undo restored under this type.
+public enum ArticleChunk: Table {
+    /// The table's name, for the undo engine.
+    public static let tableName = "article_chunks"
 }

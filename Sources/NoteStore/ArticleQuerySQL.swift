@@ -3,16 +3,21 @@ import SQLiteDatabase
 /// The SQL of an `ArticleQuery`: fixed fragments chosen by the query's fields. The user's text
 /// only ever travels in `arguments`.
 ///
-/// Articles are aliased `a`; with a search, an FTS5 table joins them and provides `rank`: the word
-/// index when there are words of spaced scripts, else the substring (trigram) index. The search
-/// drives the join (`CROSS JOIN` fixes SQLite's join order): otherwise, with an author filter,
-/// SQLite walks the author's articles and runs the full-text query once per article. Unspaced
-/// words shorter than a trigram select the articles with a trigram starting with them, read
-/// from the substring index's terms.
+/// Articles are rows of `article_rows`, aliased `a`. The search indexes hold documents, a title
+/// or a chunk of a body each (`NoteStoreSchema.documents`): an article is listed when each word
+/// is in one of its documents. With a search, the articles found by the first index with words
+/// (the word index, else the substring index) join them as `hits`, with their best document's
+/// `rank`; the search drives the join (`CROSS JOIN` fixes SQLite's join order: otherwise, with
+/// an author filter, SQLite walks the author's articles and runs the full-text query once per
+/// article). Unspaced words shorter than a trigram select the articles with a trigram starting
+/// with them, read from the substring index's terms.
 struct ArticleQuerySQL {
     /// The FROM clause.
     private let source: String
-    /// Conditions every listed article meets (joined by AND), and their arguments.
+    /// Whether the query lists fewer than every article.
+    private let isFiltered: Bool
+    /// Conditions every listed article meets (joined by AND), and the arguments of the FROM
+    /// clause and of the conditions.
     private let conditions: [String]
     private let arguments: [SQLiteValue]
     /// The ORDER BY list: a total order.
@@ -28,30 +33,44 @@ struct ArticleQuerySQL {
         var conditions: [String] = []
         var arguments: [SQLiteValue] = []
         let words = SearchWords(query.search)
-        let wordIndex = NoteStoreSchema.searchTable
-        let substringIndex = NoteStoreSchema.substringSearchTable
-        let substringMatch = "\(substringIndex) MATCH ?"
+        let searches = [
+            (index: NoteStoreSchema.searchTable, words: words.prefixWords),
+            (index: NoteStoreSchema.substringSearchTable, words: words.substringWords),
+        ].filter { !$0.words.isEmpty }
+        let articleFound = { (index: String) in
+            "SELECT \(NoteStoreSchema.article(ofDocument: "\(index).rowid")) FROM \(index) "
+                + "WHERE \(index) MATCH ?"
+        }
         // The index that drives the join, and ranks the articles it finds.
         var ranking: String?
-        if let pattern = words.prefixPattern {
-            ranking = wordIndex
-            conditions.append("\(wordIndex) MATCH ?")
-            arguments.append(.text(pattern))
-            if let pattern = words.substringPattern {
-                conditions.append(
-                    "a.id IN (SELECT rowid FROM \(substringIndex) WHERE \(substringMatch))")
-                arguments.append(.text(pattern))
-            }
-        } else if let pattern = words.substringPattern {
-            ranking = substringIndex
-            conditions.append(substringMatch)
-            arguments.append(.text(pattern))
+        if let first = searches.first {
+            ranking = "hits"
+            let index = first.index
+            source = """
+                (SELECT \(NoteStoreSchema.article(ofDocument: "\(index).rowid")) AS articleId,
+                    min(rank) AS rank
+                FROM \(index) WHERE \(index) MATCH ? GROUP BY 1) AS hits
+                CROSS JOIN \(NoteStoreSchema.articleRows) a ON a.id = hits.articleId
+                """
+            arguments.append(.text(first.words.joined(separator: " OR ")))
+        } else {
+            source = "\(NoteStoreSchema.articleRows) a"
         }
-        source = ranking.map { "\($0) CROSS JOIN articles a ON a.id = \($0).rowid" } ?? "articles a"
+        for (order, search) in searches.enumerated() {
+            // The hits have one of the first index's words: with one, that is the condition.
+            for word in search.words where order > 0 || search.words.count > 1 {
+                conditions.append("a.id IN (\(articleFound(search.index)))")
+                arguments.append(.text(word))
+            }
+        }
+        if words.findsNothing { conditions.append("0") }
+        let terms = NoteStoreSchema.substringTerms
         for word in words.shortSubstrings {
             conditions.append(
-                "a.id IN (SELECT doc FROM \(NoteStoreSchema.substringTerms) WHERE term BETWEEN ? AND ?)"
-            )
+                """
+                a.id IN (SELECT \(NoteStoreSchema.article(ofDocument: "\(terms).doc")) FROM \(terms)
+                    WHERE term BETWEEN ? AND ?)
+                """)
             arguments += [.text(word), .text(word + "\u{10FFFF}\u{10FFFF}")]
         }
         if let authorId = query.authorId {
@@ -60,6 +79,7 @@ struct ArticleQuerySQL {
         }
         self.conditions = conditions
         self.arguments = arguments
+        isFiltered = ranking != nil || !conditions.isEmpty
 
         switch (query.order, ranking) {
         case (.title, _):
@@ -87,7 +107,7 @@ struct ArticleQuerySQL {
 
     /// Counts the listed articles; every article: the number the notebook keeps.
     var count: Statement {
-        guard !conditions.isEmpty else {
+        guard isFiltered else {
             return ("SELECT articles FROM \(NoteStoreSchema.countTable) WHERE id = 1", [])
         }
         return ("SELECT count(*) FROM \(source) \(whereClause())", arguments)

@@ -10,7 +10,8 @@ public enum NoteStoreSchema {
     /// SQL for the current time as ISO-8601 UTC text with milliseconds: `2024-05-01T09:30:00.123Z`.
     static let now = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
 
-    /// The full-text index table (FTS5, external content: it stores no copy of the text).
+    /// The full-text index table (FTS5, external content: it stores no copy of the text). Since
+    /// `storeBodiesInChunks`, it indexes titles and chunks of bodies (`documents`).
     static let searchTable = "articles_fts"
 
     /// The substring index (FTS5 trigrams) of the articles with text of an unspaced script, and
@@ -20,6 +21,10 @@ public enum NoteStoreSchema {
 
     /// The one-row table that holds the number of articles.
     static let countTable = "articles_count"
+
+    /// The migration that stores bodies as chunks (`storeBodiesInChunks`): undo history
+    /// recorded before it names the old `articles` table.
+    public static let bodyChunksMigration = "notestore-9-body-chunks"
 
     /// The notebook's migrations, in order. Names are recorded in the file and never change.
     public static var migrator: Migrator {
@@ -32,6 +37,7 @@ public enum NoteStoreSchema {
         migrator.registerMigration("notestore-6-article-count", createArticleCount)
         migrator.registerMigration("notestore-7-search-follows-replace", makeSearchFollowReplace)
         migrator.registerMigration("notestore-8-substring-search", createSubstringSearch)
+        migrator.registerMigration(bodyChunksMigration, storeBodiesInChunks)
         return migrator
     }
 

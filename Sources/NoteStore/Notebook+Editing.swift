@@ -9,10 +9,30 @@ extension Notebook {
         at date: Date = Date()
     ) throws -> Int64 {
         if let authorId { try requireAuthor(db, id: authorId) }
+        return try insertArticle(
+            db, authorId: authorId.sqliteValue, title: title, body: body, rating: 0,
+            createdAt: .text(timestamp(date)), updatedAt: .text(timestamp(date)))
+    }
+
+    /// Inserts an article row and its body's chunks; returns its id. Dates are SQL expressions
+    /// of one argument each.
+    static func insertArticle(
+        _ db: Database, authorId: SQLiteValue, title: String, body: String, rating: Int,
+        createdAt: SQLiteValue, updatedAt: SQLiteValue, datesAs dateSQL: String = "?"
+    ) throws -> Int64 {
         try db.execute(
-            "INSERT INTO articles(title, body, authorId, createdAt, updatedAt) VALUES (?, ?, ?, ?4, ?4)",
-            [.text(title), .text(body), authorId.sqliteValue, .text(timestamp(date))])
-        return db.lastInsertedRowID
+            """
+            INSERT INTO \(NoteStoreSchema.articleRows)(authorId, title, rating, createdAt, updatedAt)
+            VALUES (?, ?, ?, \(dateSQL), \(dateSQL))
+            """,
+            [authorId, .text(title), .integer(Int64(rating)), createdAt, updatedAt])
+        let id = db.lastInsertedRowID
+        try insertChunks(db, ofArticle: id, Array(body.utf8))
+        // The chunks stamped `updatedAt` with the clock.
+        try db.execute(
+            "UPDATE \(NoteStoreSchema.articleRows) SET updatedAt = \(dateSQL) WHERE id = ?",
+            [updatedAt, .integer(id)])
+        return id
     }
 
     /// A time as the notebook stores it: ISO-8601 UTC with milliseconds,
@@ -36,14 +56,6 @@ extension Notebook {
         try updateArticle(db, id: id, column: "title", to: .text(title), at: date)
     }
 
-    /// Replaces an article's body; `updatedAt` becomes `date` when it changes.
-    /// - Throws: `NotebookError.articleNotFound`; `SQLiteError`.
-    public static func updateBody(
-        _ db: Database, ofArticle id: Int64, to body: String, at date: Date = Date()
-    ) throws {
-        try updateArticle(db, id: id, column: "body", to: .text(body), at: date)
-    }
-
     /// Sets an article's rating, from 0 (unrated) to 5; `updatedAt` becomes `date` when it changes.
     /// - Throws: `NotebookError.ratingOutOfRange`, `NotebookError.articleNotFound`; `SQLiteError`.
     public static func setRating(
@@ -65,7 +77,8 @@ extension Notebook {
     /// Deletes an article.
     /// - Throws: `NotebookError.articleNotFound`; `SQLiteError`.
     public static func deleteArticle(_ db: Database, id: Int64) throws {
-        try db.execute("DELETE FROM articles WHERE id = ?", [.integer(id)])
+        try db.execute(
+            "DELETE FROM \(NoteStoreSchema.articleRows) WHERE id = ?", [.integer(id)])
         guard db.changesCount > 0 else { throw NotebookError.articleNotFound(id: id) }
     }
 
@@ -98,7 +111,7 @@ extension Notebook {
         try db.fetchOne(
             Bool.self,
             """
-            SELECT articles IS (SELECT count(*) FROM articles) FROM \(NoteStoreSchema.countTable)
+            SELECT articles IS (SELECT count(*) FROM \(NoteStoreSchema.articleRows)) FROM \(NoteStoreSchema.countTable)
             WHERE id = 1
             """) ?? false
     }
@@ -112,8 +125,9 @@ extension Notebook {
     public static func recountArticles(_ db: Database) throws -> Bool {
         try db.execute(
             """
-            UPDATE \(NoteStoreSchema.countTable) SET articles = (SELECT count(*) FROM articles)
-            WHERE id = 1 AND articles IS NOT (SELECT count(*) FROM articles)
+            UPDATE \(NoteStoreSchema.countTable)
+            SET articles = (SELECT count(*) FROM \(NoteStoreSchema.articleRows))
+            WHERE id = 1 AND articles IS NOT (SELECT count(*) FROM \(NoteStoreSchema.articleRows))
             """)
         return db.changesCount > 0
     }
@@ -125,7 +139,7 @@ extension Notebook {
     ) throws {
         try db.execute(
             """
-            UPDATE articles SET \(column) = ?1,
+            UPDATE \(NoteStoreSchema.articleRows) SET \(column) = ?1,
                 updatedAt = CASE WHEN \(column) IS ?1 THEN updatedAt ELSE ?3 END
             WHERE id = ?2
             """, [value, .integer(id), .text(timestamp(date))])

@@ -40,6 +40,21 @@ extension Notebook {
         try db.fetchOne(Article.self, "SELECT * FROM articles WHERE id = ?", [.integer(id)])
     }
 
+    /// The articles whose bodies have these chunks (`ArticleChunk`); chunks that are gone have
+    /// none.
+    /// - Throws: `SQLiteError`.
+    public static func articleIDs(ofChunks chunks: Set<Int64>, _ db: Database) throws -> Set<Int64>
+    {
+        let list = "[" + chunks.map(String.init).joined(separator: ",") + "]"
+        return Set(
+            try db.fetchAll(
+                Int64.self,
+                """
+                SELECT DISTINCT articleId FROM \(NoteStoreSchema.articleChunks)
+                WHERE id IN (SELECT value FROM json_each(?))
+                """, [.text(list)]))
+    }
+
     /// The authors whose name contains `text` (ignoring case and accents; empty text: all),
     /// ordered by name, then id.
     /// - Throws: `SQLiteError`.

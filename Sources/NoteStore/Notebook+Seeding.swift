@@ -16,16 +16,10 @@ extension Notebook {
         // In reading order, each a second older than the one before: ids follow the reading
         // order and the first article is the most recently changed.
         for (index, article) in welcome.articles.enumerated() {
-            try db.execute(
-                """
-                INSERT INTO articles(authorId, title, body, rating, createdAt, updatedAt)
-                VALUES (?, ?, ?, ?, \(secondsAgo), \(secondsAgo))
-                """,
-                [
-                    .integer(authorId), .text(article.title), .text(article.body),
-                    .integer(Int64(article.rating)), .text("-\(index) seconds"),
-                    .text("-\(index) seconds"),
-                ])
+            _ = try insertArticle(
+                db, authorId: .integer(authorId), title: article.title, body: article.body,
+                rating: article.rating, createdAt: .text("-\(index) seconds"),
+                updatedAt: .text("-\(index) seconds"), datesAs: secondsAgo)
         }
     }
 
@@ -39,16 +33,11 @@ extension Notebook {
         let authorIds = try demo.authors.map { try insertAuthor(db, name: $0) }
         let timestamp = "strftime('%Y-%m-%dT%H:%M:%fZ', ?, 'unixepoch')"
         for article in demo.articles {
-            try db.execute(
-                """
-                INSERT INTO articles(authorId, title, body, rating, createdAt, updatedAt)
-                VALUES (?, ?, ?, ?, \(timestamp), \(timestamp))
-                """,
-                [
-                    article.authorIndex.map { .integer(authorIds[$0]) } ?? .null,
-                    .text(article.title), .text(article.body), .integer(Int64(article.rating)),
-                    .real(article.createdAt), .real(article.updatedAt),
-                ])
+            _ = try insertArticle(
+                db, authorId: article.authorIndex.map { .integer(authorIds[$0]) } ?? .null,
+                title: article.title, body: article.body, rating: article.rating,
+                createdAt: .real(article.createdAt), updatedAt: .real(article.updatedAt),
+                datesAs: timestamp)
         }
     }
 }

@@ -6,20 +6,24 @@
 /// Inside a string nothing is syntax, so `NEAR`, `AND`, `-`, `:`, `^`, `*` and parentheses are
 /// searched as text. Patterns are always bound as parameters, never spliced into SQL.
 struct SearchWords {
-    /// The word-prefix query of the spaced words for the word index: each string followed by
-    /// `*`, joined by spaces (FTS5's implicit AND); nil when there are none.
-    let prefixPattern: String?
-    /// The substring query of the unspaced words of three code points or more for the trigram
-    /// index, where a string matches as a substring; nil when there are none.
-    let substringPattern: String?
+    /// The word-prefix queries of the spaced words for the word index: each string followed
+    /// by `*`.
+    let prefixWords: [String]
+    /// The substring queries of the unspaced words of three code points or more for the
+    /// trigram index, where a string matches as a substring.
+    let substringWords: [String]
     /// The unspaced words shorter than a trigram, folded as the trigram index folds case: the
     /// articles that have one are those with an indexed trigram starting with it (the index
     /// adds two newlines after each text, so every character starts a trigram).
     let shortSubstrings: [String]
 
+    /// Whether the text has words, none of which the indexes can find (`*`, `-`): no article
+    /// matches, as none has them.
+    let findsNothing: Bool
+
     /// Whether the text has no words (no filter).
     var isEmpty: Bool {
-        prefixPattern == nil && substringPattern == nil && shortSubstrings.isEmpty
+        prefixWords.isEmpty && substringWords.isEmpty && shortSubstrings.isEmpty
     }
 
     init(_ text: String) {
@@ -31,6 +35,9 @@ struct SearchWords {
         var shortSubstrings: [String] = []
         for word in words {
             if !UnspacedScripts.occur(in: word) {
+                // A word the tokenizer reads no token in matches no document: AND-ed with the
+                // others, FTS5 left it out; alone, it would find nothing.
+                guard Self.hasToken(word) else { continue }
                 prefixes.append("\"\(Self.quoted(word))\"*")
             } else if word.unicodeScalars.count >= 3 {
                 substrings.append("\"\(Self.quoted(word))\"")
@@ -38,8 +45,10 @@ struct SearchWords {
                 shortSubstrings.append(Self.folded(word))
             }
         }
-        prefixPattern = prefixes.isEmpty ? nil : prefixes.joined(separator: " ")
-        substringPattern = substrings.isEmpty ? nil : substrings.joined(separator: " ")
+        prefixWords = prefixes
+        substringWords = substrings
+        findsNothing =
+            !words.isEmpty && prefixes.isEmpty && substrings.isEmpty && shortSubstrings.isEmpty
         self.shortSubstrings = shortSubstrings
     }
 
@@ -62,6 +71,21 @@ struct SearchWords {
             scalars.append(lower.count == 1 ? lower.first! : scalar)
         }
         return String(scalars)
+    }
+
+    /// Whether the word index's tokenizer reads a token in the word: a character of the
+    /// categories it indexes (`NoteStoreSchema.createSearchIndex`: letters, numbers, private
+    /// use, marks, other symbols).
+    private static func hasToken(_ word: Substring) -> Bool {
+        word.unicodeScalars.contains { scalar in
+            switch scalar.properties.generalCategory {
+            case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter,
+                .otherLetter, .decimalNumber, .letterNumber, .otherNumber, .privateUse,
+                .spacingMark, .nonspacingMark, .otherSymbol:
+                true
+            default: false
+            }
+        }
     }
 
     /// Whitespace and control characters separate words. Control characters never reach FTS5:

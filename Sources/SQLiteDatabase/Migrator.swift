@@ -23,6 +23,16 @@ public struct Migrator: Sendable {
         migrations.append((name, apply))
     }
 
+    /// The migrations registered up to `name`, and that one: the schema as an earlier version
+    /// left it, for tests of a later migration.
+    public func prefix(through name: String) -> Migrator {
+        var prefix = self
+        if let index = migrations.firstIndex(where: { $0.name == name }) {
+            prefix.migrations = Array(migrations[...index])
+        }
+        return prefix
+    }
+
     /// The registered names, in order.
     public var migrationNames: [String] { migrations.map(\.name) }
 

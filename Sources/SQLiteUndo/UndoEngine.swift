@@ -5,7 +5,7 @@ import Synchronization
 /// Automatic undo/redo for the tracked tables of one database.
 ///
 /// ```swift
-/// let engine = try UndoEngine(for: db, tables: Article.self, Author.self)
+/// let engine = try UndoEngine(for: db, tables: Article.self, ArticleChunk.self, Author.self)
 /// try undoable("Set Rating") { try db.write { db in ... } }
 /// try engine.defaultStack.undo()
 /// ```

@@ -115,7 +115,8 @@ import Testing
     @Test func notebookWithADamagedArticlesPage() throws {
         let file = try makeNotebook("damaged-articles.db")
         let root = try DatabaseQueue(path: file).read {
-            try $0.fetchOne(Int.self, "SELECT rootpage FROM sqlite_schema WHERE name = 'articles'")
+            try $0.fetchOne(
+                Int.self, "SELECT rootpage FROM sqlite_schema WHERE name = 'article_rows'")
         }
         let page = try #require(root)
         var bytes = try Data(contentsOf: URL(fileURLWithPath: file))
@@ -150,7 +151,7 @@ import Testing
             try $0.fetchOne(
                 Int.self,
                 """
-                SELECT pageno FROM dbstat WHERE name = 'articles' AND pagetype = 'leaf'
+                SELECT pageno FROM dbstat WHERE name = 'article_chunks' AND pagetype = 'leaf'
                 ORDER BY path LIMIT 1 OFFSET 10
                 """)
         }

@@ -13,7 +13,8 @@ import Testing
 /// The writer is the app itself (`NotesApp` on a headless terminal, opened by `NotebookOpener`
 /// like `notes` does), in a child process that is this test binary again
 /// (`crashHarnessChild`), fed random keys. It reports on stdout, before it goes on:
-/// - `ROW id hash` / `GONE id` from TEMP triggers on `articles`, for each row change, while the
+/// - `ROW id hash` / `GONE id` from TEMP triggers on `article_rows` and `article_chunks`, for
+///   each change of an article's row or of its body's chunks (the whole article read back), while the
 ///   transaction is still open (a replay's savepoint may still roll some of them back);
 /// - `FINAL id hash` / `FINAL id` for each article touched, read back once a transaction
 ///   committed, then `COMMIT` (from the database observer);
@@ -259,18 +260,37 @@ enum ArticleReport {
             }
             try db.execute(
                 """
-                CREATE TEMP TRIGGER crash_report_insert AFTER INSERT ON main.articles BEGIN
-                    SELECT crash_report('ROW', NEW.id, \(content("NEW")));
+                CREATE TEMP TRIGGER crash_report_insert AFTER INSERT ON main.article_rows BEGIN
+                    \(reportArticle("NEW.id"))
                 END;
-                CREATE TEMP TRIGGER crash_report_update AFTER UPDATE ON main.articles BEGIN
+                CREATE TEMP TRIGGER crash_report_update AFTER UPDATE ON main.article_rows BEGIN
                     SELECT crash_report('GONE', OLD.id, NULL) WHERE OLD.id <> NEW.id;
-                    SELECT crash_report('ROW', NEW.id, \(content("NEW")));
+                    \(reportArticle("NEW.id"))
                 END;
-                CREATE TEMP TRIGGER crash_report_delete AFTER DELETE ON main.articles BEGIN
+                CREATE TEMP TRIGGER crash_report_delete AFTER DELETE ON main.article_rows BEGIN
                     SELECT crash_report('GONE', OLD.id, NULL);
+                END;
+                CREATE TEMP TRIGGER crash_report_chunk_insert AFTER INSERT ON main.article_chunks
+                BEGIN
+                    \(reportArticle("NEW.articleId"))
+                END;
+                CREATE TEMP TRIGGER crash_report_chunk_update AFTER UPDATE ON main.article_chunks
+                BEGIN
+                    \(reportArticle("OLD.articleId"))
+                    \(reportArticle("NEW.articleId"))
+                END;
+                CREATE TEMP TRIGGER crash_report_chunk_delete AFTER DELETE ON main.article_chunks
+                BEGIN
+                    \(reportArticle("OLD.articleId"))
                 END;
                 """)
         }
+    }
+
+    /// SQL reporting the whole article `id` as it is now (its row or one of its body's chunks
+    /// changed), when it exists.
+    private static func reportArticle(_ id: String) -> String {
+        "SELECT crash_report('ROW', a.id, \(content("a"))) FROM main.articles a WHERE a.id = \(id);"
     }
 
     /// Every article's hash, by id.

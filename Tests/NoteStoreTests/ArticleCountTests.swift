@@ -53,18 +53,18 @@ import Testing
     }
 
     @Test func theMigrationCountsTheArticlesAlreadyThere() throws {
-        try db.write { db in
-            for index in 1...5 { _ = try Notebook.insertArticle(db, title: "Article \(index)") }
-            // The notebook as the version before the stored number left it.
-            try db.execute(
-                """
-                DROP TRIGGER articles_count_insert; DROP TRIGGER articles_count_delete;
-                DROP TABLE articles_count;
-                DELETE FROM sqlitedatabase_migrations WHERE name = 'notestore-6-article-count';
-                """)
-        }
+        // The notebook as the version before the stored number left it.
+        let db = try makeNotebook(
+            through: "notestore-5-settings",
+            articles: (1...5).map { ("Article \($0)", "") })
         try NoteStoreSchema.migrate(db)
-        #expect(try counts() == [5, 5])
+        #expect(
+            try db.read { db in
+                [
+                    try Notebook.count(db, ArticleQuery()),
+                    try db.fetchOne(Int.self, "SELECT count(*) FROM articles") ?? -1,
+                ]
+            } == [5, 5])
     }
 
     /// `REPLACE` deletes the row it replaces without a delete trigger: the number is one too

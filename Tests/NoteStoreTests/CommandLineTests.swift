@@ -64,10 +64,23 @@ import Testing
         let inserted = try sqlite3(
             """
             INSERT INTO articles(title, body) VALUES ('From the shell', 'zebra crossing');
-            SELECT rowid FROM articles_fts WHERE articles_fts MATCH 'zebra';
-            SELECT rowid FROM articles_fts WHERE articles_fts MATCH 'edited';
+            SELECT id, body FROM articles WHERE id = 2;
+            SELECT count(*) FROM articles_fts WHERE articles_fts MATCH 'zebra';
+            SELECT count(*) FROM articles_fts WHERE articles_fts MATCH 'edited';
             """)
-        #expect(inserted == "2\n1\n")
+        #expect(inserted == "2|zebra crossing\n1\n1\n")
+
+        // A body written whole through the view, and an article deleted through it.
+        let rewritten = try sqlite3(
+            """
+            INSERT INTO articles(title, body) VALUES ('Gone soon', 'okapi');
+            UPDATE articles SET body = 'written by the shell' WHERE id = 1;
+            DELETE FROM articles WHERE id = 3;
+            SELECT id, body FROM articles ORDER BY id;
+            SELECT count(*) FROM article_chunks WHERE articleId = 3;
+            SELECT count(*) FROM articles_fts WHERE articles_fts MATCH 'okapi OR app';
+            """)
+        #expect(rewritten == "1|written by the shell\n2|zebra crossing\n0\n0\n")
 
         // And the app sees all of it.
         let db = try DatabaseQueue(path: path)
@@ -81,6 +94,7 @@ import Testing
                         rating: 0, createdAt: article.createdAt, updatedAt: article.createdAt))
             let first = try #require(try Notebook.article(db, id: 1))
             #expect(first.title == "Edited in the shell" && isTimestamp(first.updatedAt))
+            #expect(first.body == "written by the shell")
             #expect(first.updatedAt > Self.old)
             #expect(
                 try Notebook.page(db, ArticleQuery(search: "zebra"), offset: 0, limit: 5)

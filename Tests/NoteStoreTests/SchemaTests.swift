@@ -13,6 +13,7 @@ import Testing
         "notestore-1-tables", "notestore-2-indexes", "notestore-3-updatedAt-trigger",
         "notestore-4-full-text-search", "notestore-5-settings", "notestore-6-article-count",
         "notestore-7-search-follows-replace", "notestore-8-substring-search",
+        "notestore-9-body-chunks",
     ]
 
     /// `PRAGMA table_info` rows as `name type notnull default pk`.
@@ -45,30 +46,54 @@ import Testing
                 ])
             let now = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
             #expect(
-                try Self.columns(db, "articles") == [
+                try Self.columns(db, "article_rows") == [
                     "id INTEGER 0 NULL 1", "authorId INTEGER 0 NULL 0", "title TEXT 1 NULL 0",
-                    "body TEXT 1 '' 0", "rating INTEGER 1 0 0",
+                    "rating INTEGER 1 0 0",
                     "createdAt TEXT 1 \(now) 0", "updatedAt TEXT 1 \(now) 0",
                 ])
             #expect(
-                try db.fetchAll(
-                    String.self,
-                    """
-                    SELECT "table" || ' ' || "from" || ' ' || "to" || ' ' || on_delete
-                    FROM pragma_foreign_key_list('articles')
-                    """) == ["authors authorId id CASCADE"])
+                try Self.columns(db, "article_chunks") == [
+                    "id INTEGER 0 NULL 1", "articleId INTEGER 1 NULL 0",
+                    "position INTEGER 1 NULL 0",
+                    "text TEXT 1 NULL 0",
+                ])
+            // The view `sqlite3` users and exports read whole articles from.
+            #expect(
+                try Self.columns(db, "articles") == [
+                    "id INTEGER 0 NULL 0", "authorId INTEGER 0 NULL 0", "title TEXT 0 NULL 0",
+                    "body  0 NULL 0", "rating INTEGER 0 NULL 0",
+                    "createdAt TEXT 0 NULL 0", "updatedAt TEXT 0 NULL 0",
+                ])
+            let foreignKeys = """
+                SELECT "table" || ' ' || "from" || ' ' || "to" || ' ' || on_update || ' ' || on_delete
+                FROM pragma_foreign_key_list(?)
+                """
+            #expect(
+                try db.fetchAll(String.self, foreignKeys, ["article_rows"])
+                    == ["authors authorId id NO ACTION CASCADE"])
+            #expect(
+                try db.fetchAll(String.self, foreignKeys, ["article_chunks"])
+                    == ["article_rows articleId id CASCADE CASCADE"])
             #expect(
                 try Self.schemaObjects(db) == [
+                    "index article_chunks_articleId_position",
                     "index articles_authorId_title", "index articles_authorId_updatedAt",
                     "index articles_title", "index articles_updatedAt", "index authors_name",
-                    "table articles", "table articles_count", "table articles_fts",
+                    "table article_chunks", "table article_rows",
+                    "table articles_count", "table articles_fts",
                     "table articles_substrings", "table articles_substrings_terms",
                     "table authors", "table settings", "table sqlitedatabase_migrations",
+                    "trigger article_chunks_search_delete", "trigger article_chunks_search_insert",
+                    "trigger article_chunks_search_update",
+                    "trigger article_chunks_updatedAt_delete",
+                    "trigger article_chunks_updatedAt_insert",
+                    "trigger article_chunks_updatedAt_update",
                     "trigger articles_count_delete", "trigger articles_count_insert",
-                    "trigger articles_fts_delete", "trigger articles_fts_insert",
-                    "trigger articles_fts_update", "trigger articles_substrings_delete",
-                    "trigger articles_substrings_insert", "trigger articles_substrings_update",
-                    "trigger articles_updatedAt", "view articles_unspaced",
+                    "trigger articles_delete", "trigger articles_insert",
+                    "trigger articles_search_delete", "trigger articles_search_insert",
+                    "trigger articles_search_update", "trigger articles_update",
+                    "trigger articles_updatedAt", "view article_documents",
+                    "view article_documents_unspaced", "view articles",
                 ])
             #expect(try Migrator.appliedMigrations(db) == Self.migrationNames)
             #expect(NoteStoreSchema.migrator.migrationNames == Self.migrationNames)
@@ -106,7 +131,7 @@ import Testing
             #expect(try Migrator.appliedMigrations(db) == Self.migrationNames)
             #expect(try Notebook.article(db, id: id) == before)
             #expect(before?.title == "Kept")
-            #expect(try Self.schemaObjects(db).count == 23)
+            #expect(try Self.schemaObjects(db).count == 33)
             let search = ArticleQuery(search: "reopen")
             #expect(try Notebook.page(db, search, offset: 0, limit: 10).map(\.id) == [id])
         }

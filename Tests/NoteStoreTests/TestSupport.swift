@@ -24,6 +24,25 @@ func makeNotebook(articles: [(String, String)]) throws -> DatabaseQueue {
     return db
 }
 
+/// An in-memory notebook as the version whose last migration was `migration` left it, with these
+/// articles (title, body) dated a second apart, written as that version wrote them: for tests
+/// of the migrations after it.
+func makeNotebook(through migration: String, articles: [(String, String)]) throws
+    -> DatabaseQueue
+{
+    let db = try DatabaseQueue()
+    try NoteStoreSchema.migrator.prefix(through: migration).migrate(db)
+    try db.write { db throws in
+        for (index, (title, body)) in articles.enumerated() {
+            let date = "2024-01-01T00:00:0\(index).000Z"
+            try db.execute(
+                "INSERT INTO articles(title, body, createdAt, updatedAt) VALUES (?, ?, ?3, ?3)",
+                [.text(title), .text(body), .text(date)])
+        }
+    }
+    return db
+}
+
 extension DatabaseQueue {
     /// The ids a search lists, in order; its count and each article's position must agree.
     func listedIds(_ search: String, order: ArticleQuery.Order = .updatedDescending) throws

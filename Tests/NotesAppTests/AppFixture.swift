@@ -39,7 +39,9 @@ struct AppFixture {
                 FROM n
                 """, [.integer(Int64(articles)), .integer(alice)])
         }
-        engine = undo ? try UndoEngine(for: db, tables: Article.self, Author.self) : nil
+        engine =
+            undo
+            ? try UndoEngine(for: db, tables: Article.self, ArticleChunk.self, Author.self) : nil
         engine?.clock = clock.now
         backend = HeadlessBackend(size: size)
         app = try NotesApp(

@@ -152,7 +152,7 @@ import Testing
             for (index, pane) in panes.enumerated() {
                 pane.invalidate()
                 times[index] += try clock.measure {
-                    try session.db.read { try pane.load(height: 10, $0) }
+                    try session.db.read { try pane.load(height: 10, commits: -1, $0) }
                 }
             }
         }

@@ -46,7 +46,7 @@ import Testing
         try fixture.db.write {
             try $0.execute(
                 """
-                CREATE TRIGGER no_typing BEFORE UPDATE OF body ON articles
+                CREATE TRIGGER no_typing BEFORE UPDATE OF text ON article_chunks
                 BEGIN SELECT RAISE(ABORT, 'bodies are frozen'); END
                 """)
         }

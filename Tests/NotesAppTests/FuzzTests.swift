@@ -131,7 +131,7 @@ final class FuzzSession {
         db = try DatabaseQueue()
         try NoteStoreSchema.migrate(db)
         try db.write { try Notebook.seedDemo($0) }
-        engine = try UndoEngine(for: db, tables: Article.self, Author.self)
+        engine = try UndoEngine(for: db, tables: Article.self, ArticleChunk.self, Author.self)
         app = try NotesApp(
             database: db, engine: engine, backend: backend, notebookName: "demo", paneCount: 2)
         app.processPendingEvents()

@@ -34,7 +34,7 @@ import Testing
         try db.write { db in
             for index in 1...3 { _ = try Notebook.insertArticle(db, title: "Article \(index)") }
         }
-        engine = try UndoEngine(for: db, tables: Article.self, Author.self)
+        engine = try UndoEngine(for: db, tables: Article.self, ArticleChunk.self, Author.self)
     }
 
     deinit { try? FileManager.default.removeItem(at: folder) }

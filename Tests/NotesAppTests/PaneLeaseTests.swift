@@ -16,7 +16,7 @@ import Testing
     init() throws {
         db = try DatabaseQueue()
         try NoteStoreSchema.migrate(db)
-        engine = try UndoEngine(for: db, tables: Article.self, Author.self)
+        engine = try UndoEngine(for: db, tables: Article.self, ArticleChunk.self, Author.self)
     }
 
     func setting(_ key: String) throws -> String? {

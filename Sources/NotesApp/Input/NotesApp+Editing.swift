@@ -103,6 +103,7 @@ extension NotesApp {
         let edits = fields.map { (field: $0, text: editor.text(of: $0), base: editor.saved($0)) }
         let now = clock()
         var written: [(ArticleEditor.Field, String)] = []
+        let commitsBefore = commits.value
         do {
             try writeUndoably(in: pane, step.0, coalescing: step.1, waitingAtMost: wait) { db in
                 written = try edits.map { edit in
@@ -129,6 +130,7 @@ extension NotesApp {
             return true
         }
         for (field, text) in written { pane.editor?.noteWritten(text, in: field) }
+        pane.noteOwnWrite(commitsBefore: commitsBefore, after: commits.value)
         pane.editor?.unsaved = nil
         message = waited == nil ? nil : "Saved the typing that waited"
         return true
@@ -171,6 +173,12 @@ extension NotesApp {
         _ text: String, over base: String, field: ArticleEditor.Field, ofArticle id: Int64,
         at date: Date, _ db: Database
     ) throws -> String {
+        // A body's edit writes the chunks it touches, when they are as the editor read them.
+        if field == .body,
+            try Notebook.updateBody(db, ofArticle: id, from: base, to: text, at: date)
+        {
+            return text
+        }
         let stored = try Notebook.article(db, id: id).map { field == .title ? $0.title : $0.body }
         var merged = text
         if let stored, stored != base {

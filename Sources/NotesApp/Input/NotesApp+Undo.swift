@@ -36,7 +36,12 @@ extension NotesApp {
     /// highlights the rows for a second.
     func reveal(_ event: UndoEvent, in pane: Pane) {
         for other in panes { other.invalidate() }
-        let ids = event.ids(for: Article.self) ?? []
+        var ids = event.ids(for: Article.self) ?? []
+        if let chunks = event.ids(for: ArticleChunk.self), !chunks.isSubset(of: ids) {
+            // A body's chunks: their articles (a chunk the replay removed has none now).
+            ids.formUnion(
+                (try? database.read { try Notebook.articleIDs(ofChunks: chunks, $0) }) ?? [])
+        }
         guard !ids.isEmpty else { return }
         if let selected = pane.selectedID, ids.contains(selected) {
             pane.selectWhatTakesItsPlace()
@@ -101,6 +106,7 @@ extension NotesApp {
     /// article"), ("changed", "the author's name").
     private func change(kept conflict: UndoConflict) -> (verb: String, what: String) {
         let isAuthor = conflict.table == Author.tableName
+        if conflict.table == ArticleChunk.tableName { return ("changed", "Body") }
         if let column = conflict.column {
             return ("changed", isAuthor ? "the author's name" : Self.fieldName(column))
         }
@@ -125,6 +131,7 @@ extension NotesApp {
     static func fieldName(_ column: String) -> String {
         switch column {
         case "authorId": return "Author"
+        case "text": return "Body"
         default: return column.prefix(1).uppercased() + column.dropFirst()
         }
     }

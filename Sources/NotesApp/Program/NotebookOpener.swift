@@ -61,6 +61,12 @@ public enum NotebookOpener {
                         }
                     })
             }
+            // Undo history recorded before bodies were stored as chunks names a table that is
+            // now a view: it is cleared once, when the notebook moves to chunks.
+            let historyPredatesChunks = try database.read { db in
+                let applied = try Migrator.appliedMigrations(db)
+                return !applied.isEmpty && !applied.contains(NoteStoreSchema.bodyChunksMigration)
+            }
             try NoteStoreSchema.migrate(database)
             if found == .empty {
                 try database.write { db in
@@ -71,7 +77,12 @@ public enum NotebookOpener {
                 }
             }
             let engine =
-                undo ? try UndoEngine(for: database, tables: Article.self, Author.self) : nil
+                undo
+                ? try UndoEngine(
+                    for: database, tables: Article.self, ArticleChunk.self, Author.self) : nil
+            if historyPredatesChunks, let engine {
+                for stack in try engine.storedStackIDs() { try engine.deleteStack(id: stack) }
+            }
             return (database, engine)
         } catch {
             throw problem(error, path: path)

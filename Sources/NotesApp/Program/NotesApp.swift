@@ -35,6 +35,9 @@ public final class NotesApp {
     /// Whether clicks and the wheel go to notes (Alt-M gives them back to the terminal).
     var isMouseCaptured = true
     private let dataChanged = ChangeFlag()
+    /// Counts the commits seen (this connection's and, by polling, other programs'), so that a
+    /// pane knows when the only one since it loaded was its own typing (`Pane.noteOwnWrite`).
+    let commits = CommitCounter()
     /// Raised with `dataChanged` when articles were added or removed.
     private let articlesResized = ChangeFlag()
     private var observation: DatabaseObservation?
@@ -75,14 +78,16 @@ public final class NotesApp {
         self.engine = engine
         // Two panes, windows or programs typing into one article each undo only their typing,
         // a run at a time, though the other's keys stamp the article in between.
-        engine?.mergeText(ofColumns: ["title", "body"], in: Article.self)
+        engine?.mergeText(ofColumns: ["title"], in: Article.self)
+        engine?.mergeText(ofColumns: ["text"], in: ArticleChunk.self)
         engine?.treatAsTimestamps(ofColumns: ["updatedAt"], in: Article.self)
         self.backend = backend
         self.notebookName = notebookName
         self.layoutStore = PaneLayoutStore(database: database)
-        let (flag, resized) = (dataChanged, articlesResized)
+        let (flag, resized, commits) = (dataChanged, articlesResized, commits)
         observation = database.observe { change in
             if change.resizedTables.contains(Article.tableName) { resized.raise() }
+            commits.count()
             flag.raise()
         }
         let history = Set(try engine?.storedStackIDs() ?? [])
@@ -306,7 +311,9 @@ public final class NotesApp {
     private func load(_ pane: Pane, at index: Int, in screen: ScreenLayout) {
         guard !screen.isTooSmall else { return }
         do {
-            try database.read { try pane.load(height: screen.listHeight(index), $0) }
+            try database.read {
+                try pane.load(height: screen.listHeight(index), commits: commits.value, $0)
+            }
             ArticleView.fit(pane, in: screen.content(index))
             if pane.takeLostArticle() != nil, index == focus {
                 message = "Article deleted elsewhere"
@@ -341,6 +348,13 @@ public final class NotesApp {
             try undoable(name, coalescing: key) { try database.write(waitingAtMost: wait, body) }
         }
     }
+}
+
+/// Counted up by the database observer (any thread), read by the run loop.
+final class CommitCounter: Sendable {
+    private let counted = Atomic(0)
+    func count() { counted.add(1, ordering: .relaxed) }
+    var value: Int { counted.load(ordering: .relaxed) }
 }
 
 /// Set by the database observer (any thread), read and cleared by the run loop.

@@ -44,6 +44,10 @@ final class Pane {
     private var loadedHeight = 0
     private var needsReload = true
     private var countIsStale = true
+    /// `NotesApp.commits` when the pane last loaded, or after its own typing when that was the
+    /// only commit since: the editor then holds what is stored, and is not read again (a body
+    /// of megabytes is not read at every key).
+    private var commitsSeen = -1
 
     /// The open article's editor, when `mode` is `.article` (nil otherwise).
     var editor: ArticleEditor?
@@ -118,6 +122,13 @@ final class Pane {
         return true
     }
 
+    /// Notes that the editor's typing was written in the commit that took `NotesApp.commits`
+    /// from `before` to `after`: when the pane had seen every commit before it, the editor holds
+    /// what is stored.
+    func noteOwnWrite(commitsBefore before: Int, after: Int) {
+        if commitsSeen == before, after == before + 1 { commitsSeen = after }
+    }
+
     /// Opens an article in the editor, loading it now so that the next key already edits it.
     func open(articleID id: Int64, _ db: Database) throws {
         mode = .article(id)
@@ -125,12 +136,15 @@ final class Pane {
         if editor == nil { mode = .list }
     }
 
-    /// Loads what a view of `height` rows shows, when the data or the window changed.
-    func load(height: Int, _ db: Database) throws {
+    /// Loads what a view of `height` rows shows, when the data or the window changed;
+    /// `commits` is `NotesApp.commits` now.
+    func load(height: Int, commits: Int, _ db: Database) throws {
         let height = max(1, height)
         let cursorToChange = try revealRestored(db)
+        let editorIsCurrent = commitsSeen == commits && cursorToChange == false
+        commitsSeen = commits
         switch mode {
-        case .article(let id) where needsReload || editor?.articleID != id:
+        case .article(let id) where (needsReload && !editorIsCurrent) || editor?.articleID != id:
             if let stored = try Notebook.article(db, id: id) {
                 if editor?.articleID == id {
                     editor?.refresh(from: stored, cursorToChange: cursorToChange)
