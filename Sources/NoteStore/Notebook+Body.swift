@@ -4,27 +4,27 @@ import SQLiteDatabase
 extension Notebook {
     /// Writes an edit of an article's body, from `base` (the body as the caller read it) to
     /// `body`, into the chunks it touches only (`BodyChunks`): a keystroke in a body of megabytes
-    /// writes, indexes and records about a kilobyte. `updatedAt` becomes `date` when it changes.
+    /// reads, writes, indexes and records about a kilobyte. `updatedAt` becomes `date` when it
+    /// changes.
     ///
-    /// It checks that the chunks it rewrites hold what `base` says, and that the body has the
-    /// length of `base`; someone else's edit of another chunk of the same length is kept, as a
-    /// merge would.
+    /// The chunks it rewrites must hold what `base` says there; an edit someone else made
+    /// elsewhere in the body is kept, as a merge would. `layout` is where the body is cut, as
+    /// the last call left it (nil: read it); keep it between the edits of one text.
     /// - Returns: false, writing nothing, when the stored body is not `base` where it looked
     ///   (someone else changed it): read it and merge, then `updateBody(_:ofArticle:to:at:)`.
     /// - Throws: `NotebookError.articleNotFound`; `SQLiteError`.
     public static func updateBody(
         _ db: Database, ofArticle id: Int64, from base: String, to body: String,
-        at date: Date = Date()
+        layout: inout BodyLayout?, at date: Date = Date()
     ) throws -> Bool {
         // The bytes in place, not copied: a body may be megabytes, and this runs at every key.
         var (base, body) = (base, body)
         let written = try base.withUTF8 { old in
             try body.withUTF8 { new -> Bool? in
-                guard old.count != new.count || commonAffixes(old, new).prefix != old.count
-                else { return nil }
-                let chunks = try storedChunks(db, ofArticle: id)
-                return try chunks.reduce(0, { $0 + $1.length }) == old.count
-                    && writeChunks(db, ofArticle: id, chunks, from: old, to: new)
+                let change = CommonEnds.of(old, new)
+                guard old.count != new.count || change.prefix != old.count else { return nil }
+                if layout?.byteCount != old.count { layout = try readLayout(db, ofArticle: id) }
+                return try writeChunks(db, ofArticle: id, &layout, from: old, to: new, change)
             }
         }
         guard let written else {
@@ -44,16 +44,57 @@ extension Notebook {
         let stored = try storedBody(db, ofArticle: id)
         let new = Array(body.utf8)
         guard stored != new else { return }
-        let chunks = try storedChunks(db, ofArticle: id)
+        var layout: BodyLayout? = try readLayout(db, ofArticle: id)
         let written = try stored.withUnsafeBufferPointer { old in
             try new.withUnsafeBufferPointer { new in
-                try writeChunks(db, ofArticle: id, chunks, from: old, to: new)
+                try writeChunks(
+                    db, ofArticle: id, &layout, from: old, to: new, CommonEnds.of(old, new))
             }
         }
         if !written {
             try rewriteChunks(db, ofArticle: id, as: new)
         }
         try stamp(db, article: id, at: date)
+    }
+
+    /// What changed in an article's body since `layout` was where it was cut: the bytes of the
+    /// old body that were replaced and their new text, with the layout now. Only the chunks that
+    /// differ from `layout`, or are in `rewritten` (chunks written since, maybe to the same
+    /// length), are read: after an undo of a keystroke in a body of megabytes, the editor reads
+    /// a kilobyte. nil when the article is gone.
+    /// - Throws: `SQLiteError`.
+    public static func bodyChange(
+        _ db: Database, ofArticle id: Int64, since layout: BodyLayout, rewritten: Set<Int64>
+    ) throws -> (replaced: Range<Int>, text: String, layout: BodyLayout)? {
+        guard try articleExists(db, id: id) else { return nil }
+        let now = try readLayout(db, ofArticle: id)
+        let unchanged = { (old: BodyLayout.Piece, new: BodyLayout.Piece) in
+            old == new && !rewritten.contains(new.id)
+        }
+        let (old, new) = (layout.pieces, now.pieces)
+        var prefix = 0
+        while prefix < min(old.count, new.count), unchanged(old[prefix], new[prefix]) {
+            prefix += 1
+        }
+        var suffix = 0
+        while suffix < min(old.count, new.count) - prefix,
+            unchanged(old[old.count - 1 - suffix], new[new.count - 1 - suffix])
+        {
+            suffix += 1
+        }
+        let start = old[..<prefix].reduce(0) { $0 + $1.length }
+        let replacedLength = old[prefix..<(old.count - suffix)].reduce(0) { $0 + $1.length }
+        var text: [UInt8] = []
+        for piece in new[prefix..<(new.count - suffix)] {
+            text += try storedChunk(db, id: piece.id, ofArticle: id)?.text ?? []
+        }
+        return (start..<(start + replacedLength), String(decoding: text, as: UTF8.self), now)
+    }
+
+    /// Where the article's body is cut now (nil when the article is gone), for `bodyChange`.
+    /// - Throws: `SQLiteError`.
+    public static func bodyLayout(_ db: Database, ofArticle id: Int64) throws -> BodyLayout? {
+        try articleExists(db, id: id) ? readLayout(db, ofArticle: id) : nil
     }
 
     /// Inserts the chunks of a new article's body.
@@ -65,25 +106,16 @@ extension Notebook {
         }
     }
 
-    /// One chunk of a body as stored: its id, its position and its length in bytes.
-    private struct StoredChunk {
-        let id: Int64
-        let position: Int64
-        let length: Int
-    }
-
-    private static func storedChunks(_ db: Database, ofArticle id: Int64) throws -> [StoredChunk] {
-        try db.fetchAll(
-            Row.self,
-            """
-            SELECT id, position, length(CAST(text AS BLOB)) FROM article_chunks
-            WHERE articleId = ? ORDER BY position, id
-            """, [.integer(id)]
-        ).map { row in
-            StoredChunk(
-                id: try row.decode(at: 0), position: try row.decode(at: 1),
-                length: try row.decode(at: 2))
-        }
+    /// Where the article's body is cut, read from its chunks.
+    private static func readLayout(_ db: Database, ofArticle id: Int64) throws -> BodyLayout {
+        BodyLayout(
+            try db.fetchAll(
+                Row.self,
+                """
+                SELECT id, length(CAST(text AS BLOB)) FROM \(NoteStoreSchema.articleChunks)
+                WHERE articleId = ? ORDER BY position, id
+                """, [.integer(id)]
+            ).map { BodyLayout.Piece(id: try $0.decode(at: 0), length: try $0.decode(at: 1)) })
     }
 
     /// The body's bytes as stored.
@@ -96,60 +128,99 @@ extension Notebook {
         return []
     }
 
-    /// Rewrites the chunks that the change from `old` to `new` touches, when they hold `old`
-    /// there; returns false, writing nothing, when they do not.
-    ///
-    /// The chunks touched are those holding the changed bytes (an insertion between two chunks
-    /// goes to the later one, so it joins the word it is typed before), and the next ones while
-    /// the text would end inside a word: their text is cut again (`BodyChunks`), the first
-    /// piece kept in the first chunk's row.
+    /// Rewrites the chunks that the change from `old` to `new` touches (`BodyLayout.touched`),
+    /// when they hold `old` there; returns false, writing nothing, when they do not. Their text
+    /// is cut again (`BodyChunks`), the first piece kept in the first chunk's row. `layout`
+    /// follows, or is nil when the chunks around were not where it said.
     private static func writeChunks(
-        _ db: Database, ofArticle id: Int64, _ chunks: [StoredChunk],
-        from old: UnsafeBufferPointer<UInt8>, to new: UnsafeBufferPointer<UInt8>
+        _ db: Database, ofArticle id: Int64, _ layout: inout BodyLayout?,
+        from old: UnsafeBufferPointer<UInt8>, to new: UnsafeBufferPointer<UInt8>,
+        _ change: (prefix: Int, suffix: Int)
     ) throws -> Bool {
-        guard !chunks.isEmpty else {
-            guard old.isEmpty else { return false }
+        guard let current = layout, current.byteCount == old.count else {
+            layout = nil
+            return false
+        }
+        guard !current.pieces.isEmpty else {
             try requireArticle(db, id: id)
             try insertChunks(db, ofArticle: id, Array(new))
+            layout = nil
             return true
         }
-        let (prefix, suffix) = commonAffixes(old, new)
-        let starts = chunks.reduce(into: [0]) { $0.append($0.last! + $1.length) }
-        // The first chunk touched: the one holding byte `prefix` (the last at the end).
-        let first = min(starts.lastIndex { $0 <= prefix } ?? 0, chunks.count - 1)
-        // The last one touched: holding the last changed byte, at least `first`.
-        let changedEnd = old.count - suffix
-        var last = first
-        while last + 1 < chunks.count, starts[last + 1] < changedEnd { last += 1 }
-        // Go on while the new text would end inside a word, before the next chunk.
         let delta = new.count - old.count
-        while last + 1 < chunks.count {
-            let endInNew = starts[last + 1] + delta
-            guard endInNew > 0, !BodyChunks.endsWord(new[endInNew - 1]) else { break }
-            last += 1
+        let (range, start) = current.touched(
+            prefix: change.prefix, changedEnd: old.count - change.suffix, delta: delta, new: new)
+        let touched = try current.pieces[range].map {
+            try storedChunk(db, id: $0.id, ofArticle: id)
         }
-        let touched = Array(chunks[first...last])
-        let oldRange = starts[first]..<starts[last + 1]
-        guard
-            try chunkBytes(db, touched.map(\.id)) == Array(old[oldRange])
-        else { return false }
-        let newRange = oldRange.lowerBound..<(oldRange.upperBound + delta)
-        let text = Array(new[newRange])
+        let oldRange = start..<(start + current.pieces[range].reduce(0) { $0 + $1.length })
+        guard !touched.contains(where: { $0 == nil }),
+            touched.flatMap({ $0!.text }).elementsEqual(old[oldRange])
+        else {
+            layout = nil
+            return false
+        }
+        let text = Array(new[oldRange.lowerBound..<(oldRange.upperBound + delta)])
         let pieces =
             text.count > BodyChunks.maxBytes
             ? BodyChunks.cut(text) : (text.isEmpty ? [] : [0..<text.count])
-        let next = last + 1 < chunks.count ? chunks[last + 1].position : nil
-        try place(
-            pieces.map { Array(text[$0]) }, over: touched, before: next, ofArticle: id, db)
+        let last = touched.last!!
+        let next = try nextChunk(db, ofArticle: id, after: last)
+        let ids = try place(
+            pieces.map { Array(text[$0]) }, over: touched.map { $0! }, before: next?.position,
+            ofArticle: id, db)
+        let expectedNext =
+            range.upperBound + 1 < current.pieces.count
+            ? current.pieces[range.upperBound + 1].id : nil
+        layout?.replace(
+            range, with: zip(ids, pieces).map { BodyLayout.Piece(id: $0, length: $1.count) })
+        if next?.id != expectedNext { layout = nil }
         return true
     }
 
+    /// A chunk as stored: its id, position and bytes.
+    private struct StoredChunk {
+        let id: Int64
+        let position: Int64
+        let text: [UInt8]
+    }
+
+    /// Chunk `id` of the article, or nil when it is not one of its chunks any more.
+    private static func storedChunk(_ db: Database, id: Int64, ofArticle article: Int64) throws
+        -> StoredChunk?
+    {
+        let row = try db.fetchOne(
+            Row.self,
+            """
+            SELECT position, CAST(text AS BLOB) FROM \(NoteStoreSchema.articleChunks)
+            WHERE id = ? AND articleId = ?
+            """, [.integer(id), .integer(article)])
+        guard let row, case .blob(let text) = row[1] else { return nil }
+        return StoredChunk(id: id, position: try row.decode(at: 0), text: text)
+    }
+
+    /// The article's chunk after `chunk`, in order.
+    private static func nextChunk(
+        _ db: Database, ofArticle article: Int64, after chunk: StoredChunk
+    )
+        throws -> (id: Int64, position: Int64)?
+    {
+        let row = try db.fetchOne(
+            Row.self,
+            """
+            SELECT id, position FROM \(NoteStoreSchema.articleChunks)
+            WHERE articleId = ? AND (position, id) > (?, ?) ORDER BY position, id LIMIT 1
+            """, [.integer(article), .integer(chunk.position), .integer(chunk.id)])
+        return try row.map { (try $0.decode(at: 0), try $0.decode(at: 1)) }
+    }
+
     /// Writes `texts` in the rows of `touched` (in order), deleting the rows left over and
-    /// inserting the pieces beyond them between the last row's position and `next`.
+    /// inserting the pieces beyond them between the last row's position and `next`; returns
+    /// the ids of the rows that hold `texts`.
     private static func place(
         _ texts: [[UInt8]], over touched: [StoredChunk], before next: Int64?, ofArticle id: Int64,
         _ db: Database
-    ) throws {
+    ) throws -> [Int64] {
         for (chunk, text) in zip(touched, texts) {
             try db.execute(
                 "UPDATE article_chunks SET text = CAST(?1 AS TEXT) WHERE id = ?2 AND text IS NOT CAST(?1 AS TEXT)",
@@ -158,8 +229,9 @@ extension Notebook {
         for chunk in touched.dropFirst(texts.count) {
             try db.execute("DELETE FROM article_chunks WHERE id = ?", [.integer(chunk.id)])
         }
+        var ids = touched.prefix(texts.count).map(\.id)
         let extra = texts.dropFirst(touched.count)
-        guard !extra.isEmpty else { return }
+        guard !extra.isEmpty else { return ids }
         var after = touched.last!.position
         var gap = (next ?? after + BodyChunks.positionStep * Int64(extra.count + 1)) - after
         if gap <= Int64(extra.count) {
@@ -169,7 +241,9 @@ extension Notebook {
         let step = gap / Int64(extra.count + 1)
         for (index, text) in extra.enumerated() {
             try insertChunk(db, ofArticle: id, at: after + step * Int64(index + 1), text)
+            ids.append(db.lastInsertedRowID)
         }
+        return ids
     }
 
     /// Spaces the article's chunks `BodyChunks.positionStep` apart, with a gap of twice that
@@ -179,12 +253,16 @@ extension Notebook {
     {
         var position: Int64 = 0
         var found: Int64 = 0
-        for chunk in try storedChunks(db, ofArticle: article) {
+        let chunks = try db.fetchAll(
+            Int64.self,
+            "SELECT id FROM \(NoteStoreSchema.articleChunks) WHERE articleId = ? ORDER BY position, id",
+            [.integer(article)])
+        for chunk in chunks {
             position += BodyChunks.positionStep
             try db.execute(
                 "UPDATE article_chunks SET position = ? WHERE id = ?",
-                [.integer(position), .integer(chunk.id)])
-            if chunk.id == id {
+                [.integer(position), .integer(chunk)])
+            if chunk == id {
                 found = position
                 position += BodyChunks.positionStep
             }
@@ -209,18 +287,6 @@ extension Notebook {
             [.integer(id), .integer(position), .blob(text)])
     }
 
-    /// The chunks' bytes, joined in the order given.
-    private static func chunkBytes(_ db: Database, _ ids: [Int64]) throws -> [UInt8] {
-        var bytes: [UInt8] = []
-        for id in ids {
-            let value = try db.fetchOne(
-                SQLiteValue.self, "SELECT CAST(text AS BLOB) FROM article_chunks WHERE id = ?",
-                [.integer(id)])
-            if case .blob(let chunk) = value { bytes += chunk }
-        }
-        return bytes
-    }
-
     /// Sets `updatedAt` to `date` (after the chunks' triggers stamped the clock's time).
     private static func stamp(_ db: Database, article id: Int64, at date: Date) throws {
         try db.execute(
@@ -233,33 +299,5 @@ extension Notebook {
         let exists = try db.fetchOne(
             Int.self, "SELECT count(*) FROM article_rows WHERE id = ?", [.integer(id)])
         guard exists == 1 else { throw NotebookError.articleNotFound(id: id) }
-    }
-
-    /// The lengths of the longest common start and end of two byte strings (not overlapping),
-    /// compared eight bytes at a time.
-    static func commonAffixes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>)
-        -> (prefix: Int, suffix: Int)
-    {
-        let shorter = min(a.count, b.count)
-        guard shorter > 0, let a0 = a.baseAddress, let b0 = b.baseAddress else { return (0, 0) }
-        let (wideA, wideB) = (UnsafeRawPointer(a0), UnsafeRawPointer(b0))
-        var prefix = 0
-        while prefix + 8 <= shorter,
-            wideA.loadUnaligned(fromByteOffset: prefix, as: UInt64.self)
-                == wideB.loadUnaligned(fromByteOffset: prefix, as: UInt64.self)
-        {
-            prefix += 8
-        }
-        while prefix < shorter, a[prefix] == b[prefix] { prefix += 1 }
-        let room = shorter - prefix
-        var suffix = 0
-        while suffix + 8 <= room,
-            wideA.loadUnaligned(fromByteOffset: a.count - suffix - 8, as: UInt64.self)
-                == wideB.loadUnaligned(fromByteOffset: b.count - suffix - 8, as: UInt64.self)
-        {
-            suffix += 8
-        }
-        while suffix < room, a[a.count - 1 - suffix] == b[b.count - 1 - suffix] { suffix += 1 }
-        return (prefix, suffix)
     }
 }

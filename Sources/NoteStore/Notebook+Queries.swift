@@ -40,6 +40,26 @@ extension Notebook {
         try db.fetchOne(Article.self, "SELECT * FROM articles WHERE id = ?", [.integer(id)])
     }
 
+    /// Every field of the article but its body, which is empty: for an editor that has the body
+    /// and brings it up to date with `bodyChange`. nil when there is none with this id.
+    /// - Throws: `SQLiteError`.
+    public static func articleWithoutBody(_ db: Database, id: Int64) throws -> Article? {
+        try db.fetchOne(
+            Article.self,
+            """
+            SELECT id, authorId, title, '' AS body, rating, createdAt, updatedAt
+            FROM \(NoteStoreSchema.articleRows) WHERE id = ?
+            """, [.integer(id)])
+    }
+
+    /// Whether there is an article with this id (its body is not read).
+    /// - Throws: `SQLiteError`.
+    public static func articleExists(_ db: Database, id: Int64) throws -> Bool {
+        try db.fetchOne(
+            Int.self, "SELECT count(*) FROM \(NoteStoreSchema.articleRows) WHERE id = ?",
+            [.integer(id)]) == 1
+    }
+
     /// The articles whose bodies have these chunks (`ArticleChunk`); chunks that are gone have
     /// none.
     /// - Throws: `SQLiteError`.

@@ -1,3 +1,5 @@
+import SQLiteDatabase
+
 /// A large text or blob value's change kept as the edit instead of as two whole copies: the
 /// bytes that differ on each side (between the common start and the common end), the lengths
 /// and hashes of that common start and end, and a fingerprint of each whole value.
@@ -69,7 +71,7 @@ struct PackedChange: Equatable {
     /// (small values, or values that differ almost everywhere).
     init?(old: Value, new: Value) {
         guard old.bytes.count + new.bytes.count >= Self.threshold else { return nil }
-        let (prefix, suffix) = Self.commonEnds(old.bytes, new.bytes)
+        let (prefix, suffix) = CommonEnds.of(old.bytes, new.bytes)
         let middles = old.bytes.count + new.bytes.count - 2 * (prefix + suffix)
         guard middles + 100 < (old.bytes.count + new.bytes.count) / 2 else { return nil }
         self.old = Fingerprint(of: old)
@@ -80,24 +82,6 @@ struct PackedChange: Equatable {
         suffixHash = ByteHash.hash(new.bytes[(new.bytes.count - suffix)...])
         oldMiddle = Array(old.bytes[prefix..<(old.bytes.count - suffix)])
         newMiddle = Array(new.bytes[prefix..<(new.bytes.count - suffix)])
-    }
-
-    /// The longest common start of `a` and `b`, and then the longest common end of what is
-    /// left (they never overlap).
-    private static func commonEnds(_ a: [UInt8], _ b: [UInt8]) -> (prefix: Int, suffix: Int) {
-        a.withUnsafeBufferPointer { a in
-            b.withUnsafeBufferPointer { b in
-                let shorter = min(a.count, b.count)
-                var prefix = 0
-                while prefix < shorter, a[prefix] == b[prefix] { prefix += 1 }
-                var suffix = 0
-                while suffix < shorter - prefix, a[a.count - 1 - suffix] == b[b.count - 1 - suffix]
-                {
-                    suffix += 1
-                }
-                return (prefix, suffix)
-            }
-        }
     }
 
     // MARK: Rebuilding a side

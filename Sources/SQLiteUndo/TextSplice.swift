@@ -1,3 +1,5 @@
+import SQLiteDatabase
+
 /// Texts as one splice of another: where two texts differ, and one change merged into a text
 /// someone else changed since. The engine merges an undo of a text column this way
 /// (`UndoEngine.mergeText(ofColumns:in:)`); an editor can merge its keystrokes the same way.
@@ -30,29 +32,8 @@ public enum TextSplice {
         from old: UnsafeBufferPointer<UInt8>, to new: UnsafeBufferPointer<UInt8>,
         _ endFirst: Bool
     ) -> (old: Range<Int>, new: Range<Int>)? {
-        let shorter = min(old.count, new.count)
-        if old.count == new.count, old.elementsEqual(new) { return nil }
-        func commonStart(upTo limit: Int) -> Int {
-            var count = 0
-            while count < limit, old[count] == new[count] { count += 1 }
-            return count
-        }
-        func commonEnd(upTo limit: Int) -> Int {
-            var count = 0
-            while count < limit, old[old.count - 1 - count] == new[new.count - 1 - count] {
-                count += 1
-            }
-            return count
-        }
-        let prefix: Int
-        let suffix: Int
-        if endFirst {
-            suffix = commonEnd(upTo: shorter)
-            prefix = commonStart(upTo: shorter - suffix)
-        } else {
-            prefix = commonStart(upTo: shorter)
-            suffix = commonEnd(upTo: shorter - prefix)
-        }
+        let (prefix, suffix) = CommonEnds.of(old, new, endFirst: endFirst)
+        if old.count == new.count, prefix == old.count { return nil }
         return (prefix..<(old.count - suffix), prefix..<(new.count - suffix))
     }
 

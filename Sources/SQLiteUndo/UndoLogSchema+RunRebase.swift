@@ -89,7 +89,8 @@ extension UndoLogSchema {
             """, [.integer(first), .integer(barrier), .integer(table)])
         var rewrites: [CellRewrite] = []
         for row in found {
-            guard let rowid = try row.decode(at: 1, as: Int64?.self) else { return nil }
+            // A row the barrier inserts: it found no value there to take others' changes into.
+            guard let rowid = try row.decode(at: 1, as: Int64?.self) else { continue }
             let theirSeq: Int64 = try row.decode(at: 0)
             // The entry's last write of the cell, and whether it left what the barrier found:
             // read backwards from the end of its span, so a long run costs no more per key.

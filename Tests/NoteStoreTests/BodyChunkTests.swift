@@ -86,8 +86,9 @@ import Testing
         var edited = text
         let middle = edited.utf8.index(edited.utf8.startIndex, offsetBy: 50_000)
         edited.insert(contentsOf: "TYPED", at: middle)
+        var layout: BodyLayout?
         let written = try db.write { db throws in
-            try Notebook.updateBody(db, ofArticle: id, from: text, to: edited)
+            try Notebook.updateBody(db, ofArticle: id, from: text, to: edited, layout: &layout)
         }
         #expect(written)
         let after = try chunks(of: id)
@@ -101,6 +102,8 @@ import Testing
         let text = Self.lines(10_000)
         let id = try db.write { try Notebook.insertArticle($0, title: "Long", body: text) }
         var body = text
+        // The layout the last write left is what the next one starts from.
+        var layout: BodyLayout?
         // 40 pastes of 3 KB at one place: more pieces than the gap between two chunks holds,
         // so the article's chunks are renumbered on the way.
         for round in 0..<40 {
@@ -109,7 +112,7 @@ import Testing
             var next = body
             next.insert(contentsOf: paste, at: place)
             let written = try db.write { db throws in
-                try Notebook.updateBody(db, ofArticle: id, from: body, to: next)
+                try Notebook.updateBody(db, ofArticle: id, from: body, to: next, layout: &layout)
             }
             #expect(written)
             body = next
@@ -130,8 +133,9 @@ import Testing
         var joined = Array(text.utf8)
         joined.replaceSubrange((first - 1)..<first, with: Array("zz".utf8))
         let edited = String(decoding: joined, as: UTF8.self)
+        var layout: BodyLayout?
         let written = try db.write { db throws in
-            try Notebook.updateBody(db, ofArticle: id, from: text, to: edited)
+            try Notebook.updateBody(db, ofArticle: id, from: text, to: edited, layout: &layout)
         }
         #expect(written)
         #expect(try body(of: id) == edited)
@@ -146,17 +150,97 @@ import Testing
         // Someone changed the end: an edit there from the text before is refused, whether the
         // length changed or not.
         for stale in [text.dropLast(10) + "0123456789", text + "more"] {
+            var layout: BodyLayout?
             let written = try db.write { db throws in
-                try Notebook.updateBody(db, ofArticle: id, from: stale, to: stale + "x")
+                try Notebook.updateBody(
+                    db, ofArticle: id, from: stale, to: stale + "x", layout: &layout)
             }
             #expect(!written)
         }
         #expect(try chunks(of: id) == before)
         #expect(throws: NotebookError.articleNotFound(id: 99)) {
             try db.write { db throws in
-                _ = try Notebook.updateBody(db, ofArticle: 99, from: "", to: "x")
+                var layout: BodyLayout?
+                _ = try Notebook.updateBody(db, ofArticle: 99, from: "", to: "x", layout: &layout)
             }
         }
+    }
+
+    /// An editor's layout, kept between keystrokes, while another program edits the body: an
+    /// edit elsewhere is kept (merged), an edit of the same chunk is refused, and the layout is
+    /// read again after either.
+    @Test func aKeptLayoutFollowsAnotherProgramsEdits() throws {
+        let text = Self.lines(20_000)
+        let id = try db.write { try Notebook.insertArticle($0, title: "Long", body: text) }
+        var layout: BodyLayout?
+        var mine = text
+        func type(_ word: String, at offset: Int) throws -> Bool {
+            var next = mine
+            next.insert(
+                contentsOf: word, at: next.utf8.index(next.utf8.startIndex, offsetBy: offset))
+            let written = try db.write { db throws in
+                try Notebook.updateBody(db, ofArticle: id, from: mine, to: next, layout: &layout)
+            }
+            if written { mine = next }
+            return written
+        }
+        #expect(try type("MINE1 ", at: 15_000))
+        #expect(layout != nil)
+        // Another program inserts a line near the start: the body is longer than mine.
+        let first = try chunks(of: id)[0]
+        try db.write { db throws in
+            try db.execute(
+                "UPDATE article_chunks SET text = 'THEIRS ' || text WHERE id = ?",
+                [.integer(first.id)])
+        }
+        #expect(try type("MINE2 ", at: 16_000))
+        var expected = Array(mine.utf8)
+        expected.insert(contentsOf: Array("THEIRS ".utf8), at: 0)
+        #expect(try body(of: id).map { Array($0.utf8) } == expected)
+        // Typed into the chunk they changed, from my text without theirs: refused.
+        #expect(try !type("MINE3 ", at: 10))
+        #expect(layout == nil)
+        #expect(try body(of: id).map { Array($0.utf8) } == expected)
+    }
+
+    /// `bodyChange` reads the chunks that differ from a layout, and those named rewritten: a
+    /// chunk rewritten to the same length is found only by its name.
+    @Test func aBodyChangeReadsOnlyTheChunksThatChanged() throws {
+        let text = Self.lines(20_000)
+        let id = try db.write { try Notebook.insertArticle($0, title: "Long", body: text) }
+        let layout = try #require(try db.read { try Notebook.bodyLayout($0, ofArticle: id) })
+        let chunks = try chunks(of: id)
+        // Someone rewrites chunk 5 to the same length, and deletes chunk 9.
+        let fifth = chunks[5]
+        let replacement = String(repeating: "Z", count: fifth.text.count)
+        try db.write { db throws in
+            try db.execute(
+                "UPDATE article_chunks SET text = ? WHERE id = ?",
+                [.text(replacement), .integer(fifth.id)])
+            try db.execute("DELETE FROM article_chunks WHERE id = ?", [.integer(chunks[9].id)])
+        }
+        let start = chunks[..<5].reduce(0) { $0 + $1.text.count }
+        let end = chunks[..<10].reduce(0) { $0 + $1.text.count }
+        let change = try #require(
+            try db.read {
+                try Notebook.bodyChange($0, ofArticle: id, since: layout, rewritten: [fifth.id])
+            })
+        #expect(change.replaced == start..<end)
+        let between = chunks[6..<9].flatMap(\.text)
+        #expect(Array(change.text.utf8) == Array(replacement.utf8) + between)
+        var spliced = Array(text.utf8)
+        spliced.replaceSubrange(change.replaced, with: Array(change.text.utf8))
+        #expect(try body(of: id).map { Array($0.utf8) } == spliced)
+        #expect(change.layout == (try db.read { try Notebook.bodyLayout($0, ofArticle: id) }))
+        // Not named, the same-length rewrite is not seen: only the deleted chunk is.
+        let unnamed = try #require(
+            try db.read { try Notebook.bodyChange($0, ofArticle: id, since: layout, rewritten: []) }
+        )
+        #expect(unnamed.replaced == chunks[..<9].reduce(0) { $0 + $1.text.count }..<end)
+        #expect(unnamed.text == "")
+        #expect(
+            try db.read { try Notebook.bodyChange($0, ofArticle: 99, since: layout, rewritten: []) }
+                == nil)
     }
 
     @Test func aWordIsFoundInAnyChunkAndAllWordsAcrossChunksAndTitle() throws {

@@ -125,6 +125,30 @@ import Testing
         #expect(try name() == "ABCthe bodyxy")
     }
 
+    /// A key that also inserts a row of the merged table (a chunk of a long text cut in two):
+    /// the run stays one step, and its undo takes the new row back with the typing.
+    @Test func aKeyInsertingARowOfTheMergedTableStaysInTheRun() throws {
+        try typeKey(paneA, "Athe body", run: "a")
+        try withUndoStack(paneA) {
+            try undoable("Typing", coalescing: "a") {
+                try fixture.db.write { db in
+                    try db.execute("UPDATE items SET name = 'ABthe'")
+                    try db.execute("INSERT INTO items(name, value) VALUES (' body', 'v')")
+                }
+            }
+        }
+        try withUndoStack(paneA) {
+            try undoable("Typing", coalescing: "a") {
+                try fixture.execute("UPDATE items SET name = ' bodyC' WHERE id = 2")
+            }
+        }
+        #expect(paneA.state.undo.count == 1)
+        #expect(try paneA.undo()?.conflicts == [])
+        #expect(try fixture.rows() == [[1, "the body", "v", 0]])
+        _ = try paneA.redo()
+        #expect(try fixture.rows() == [[1, "ABthe", "v", 0], [2, " bodyC", "v", 0]])
+    }
+
     /// A write outside any barrier (another program) between two keys of a run: the run stays
     /// one step, and its undo keeps that write.
     @Test func aRunStaysOneStepOverAnotherProgramsWriteElsewhereInTheText() throws {

@@ -104,6 +104,20 @@ struct EditorBuffer: Equatable, Sendable {
     @discardableResult
     mutating func replaceText(_ newText: String) -> Range<Int>? {
         guard let change = layout.setText(newText) else { return nil }
+        return followChange(change)
+    }
+
+    /// Replaces the bytes in `range` with `string`, a change from outside whose place is known
+    /// (an undo's chunks): as `replaceText`, without comparing the whole text.
+    @discardableResult
+    mutating func replaceBytes(_ range: Range<Int>, with string: String) -> Range<Int>? {
+        layout.replace(range, with: string)
+        return followChange((range, range.lowerBound..<(range.lowerBound + string.utf8.count)))
+    }
+
+    /// Keeps the cursor and the view on their text after the bytes `change.old` became
+    /// `change.new`; returns `change.new`.
+    private mutating func followChange(_ change: (old: Range<Int>, new: Range<Int>)) -> Range<Int> {
         let count = change.new.count
         let cursor = Self.offset(cursorOffset, replacing: change.old, count: count)
         cursorOffset = layout.boundary(atOrBefore: cursor)

@@ -60,19 +60,19 @@ extension NotesApp {
         name: String, coalescing: Bool = true, _ change: (inout EditorBuffer) -> EditKind?
     ) {
         let pane = focusedPane
-        guard var editor = pane.editor, let kind = change(&editor.buffer) else { return }
+        // The editor is changed where it is, never copied: see `ArticleEditor.buffer`.
+        guard pane.editor != nil, let kind = change(&pane.editor!.buffer) else { return }
         if coalescing {
-            editor.noteEdit(inserting: kind.isInsert)
+            pane.editor!.noteEdit(inserting: kind.isInsert)
         } else {
-            editor.endRun()
+            pane.editor!.endRun()
         }
-        let key = coalescing ? editor.runKey : nil
-        if !coalescing { editor.endRun() }
+        let key = coalescing ? pane.editor!.runKey : nil
+        if !coalescing { pane.editor!.endRun() }
         // A new key asks again before the typing that waits is dropped (`mayDropTyping`).
-        editor.unsaved?.dropAnnouncedFor = nil
-        pane.editor = editor
+        pane.editor!.unsaved?.dropAnnouncedFor = nil
         // Typing that waits is written with what follows it, by the next tick.
-        if editor.unsaved == nil { saveTyping(in: pane, as: name, coalescing: key) }
+        if pane.editor!.unsaved == nil { saveTyping(in: pane, as: name, coalescing: key) }
     }
 
     /// How long a keystroke's write waits for another program's lock before the typing is kept
@@ -103,12 +103,14 @@ extension NotesApp {
         let edits = fields.map { (field: $0, text: editor.text(of: $0), base: editor.saved($0)) }
         let now = clock()
         var written: [(ArticleEditor.Field, String)] = []
+        var layout = editor.bodyLayout
         let commitsBefore = commits.value
         do {
             try writeUndoably(in: pane, step.0, coalescing: step.1, waitingAtMost: wait) { db in
                 written = try edits.map { edit in
                     let text = try Self.write(
-                        edit.text, over: edit.base, field: edit.field, ofArticle: id, at: now, db)
+                        edit.text, over: edit.base, field: edit.field, ofArticle: id,
+                        layout: &layout, at: now, db)
                     return (edit.field, text)
                 }
             }
@@ -130,6 +132,7 @@ extension NotesApp {
             return true
         }
         for (field, text) in written { pane.editor?.noteWritten(text, in: field) }
+        pane.editor?.bodyLayout = layout
         pane.noteOwnWrite(commitsBefore: commitsBefore, after: commits.value)
         pane.editor?.unsaved = nil
         message = waited == nil ? nil : "Saved the typing that waited"
@@ -171,14 +174,16 @@ extension NotesApp {
     /// when both changed the same place.
     private static func write(
         _ text: String, over base: String, field: ArticleEditor.Field, ofArticle id: Int64,
-        at date: Date, _ db: Database
+        layout: inout BodyLayout?, at date: Date, _ db: Database
     ) throws -> String {
         // A body's edit writes the chunks it touches, when they are as the editor read them.
         if field == .body,
-            try Notebook.updateBody(db, ofArticle: id, from: base, to: text, at: date)
+            try Notebook.updateBody(
+                db, ofArticle: id, from: base, to: text, layout: &layout, at: date)
         {
             return text
         }
+        layout = nil
         let stored = try Notebook.article(db, id: id).map { field == .title ? $0.title : $0.body }
         var merged = text
         if let stored, stored != base {
@@ -196,9 +201,8 @@ extension NotesApp {
 
     /// A cursor move: ends the typing run.
     private func move(_ motion: (inout EditorBuffer) -> Bool) {
-        guard var editor = focusedPane.editor else { return }
-        if motion(&editor.buffer) { editor.endRun() }
-        focusedPane.editor = editor
+        guard focusedPane.editor != nil else { return }
+        if motion(&focusedPane.editor!.buffer) { focusedPane.editor!.endRun() }
     }
 }
 

@@ -19,10 +19,14 @@ extension NotesApp {
         do {
             let oppositeCount = { (undoing ? stack.state.redo : stack.state.undo).count }
             let before = oppositeCount()
+            let commitsBefore = commits.value
             guard let event = undoing ? try stack.undo() : try stack.redo() else {
                 message = "Pane \(number): nothing to \(undoing ? "undo" : "redo")"
                 return
             }
+            pane.noteOwnReplay(
+                commitsBefore: commitsBefore, after: commits.value,
+                rewriting: event.ids(for: ArticleChunk.self) ?? [])
             reveal(event, in: pane)
             // A replay that restored nothing (all of it changed since) files nothing to replay
             // back: the step leaves the lists.

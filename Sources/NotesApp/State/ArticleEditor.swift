@@ -1,4 +1,5 @@
 import NoteStore
+import SQLiteDatabase
 import SQLiteUndo
 import TerminalUI
 
@@ -17,6 +18,9 @@ struct ArticleEditor {
     /// Typing the notebook did not take (busy, disk full): it stays in the buffers, on the
     /// screen, and is written again at the next tick (`NotesApp.saveTyping`).
     var unsaved: UnsavedTyping?
+    /// Where the stored body is cut into chunks, as the last write left it: the next write finds
+    /// its chunk without reading the others (nil: read it then). Cleared when the body is read.
+    var bodyLayout: BodyLayout?
     /// Counts typing runs; part of the coalescing key, so a new run starts a new undo step.
     private(set) var run = 0
     /// Whether the current run inserts (true) or deletes (false).
@@ -30,11 +34,12 @@ struct ArticleEditor {
 
     var articleID: Int64 { article.id }
 
-    /// The buffer with the cursor.
+    /// The buffer with the cursor. Changed in place (`_modify`): a copy of a body of megabytes
+    /// at every key would cost what the body costs.
     var buffer: EditorBuffer {
         get { field == .title ? title : body }
-        set {
-            if field == .title { title = newValue } else { body = newValue }
+        _modify {
+            if field == .title { yield &title } else { yield &body }
         }
     }
 
@@ -47,8 +52,17 @@ struct ArticleEditor {
     }
 
     /// The fields whose text on the screen differs from the notebook's: typing not written yet.
+    /// Compared byte for byte (as they are written), at memory speed: a body may be megabytes.
     var unsavedFields: [Field] {
-        [Field.title, .body].filter { text(of: $0) != saved($0) }
+        [Field.title, .body].filter { field in
+            var (shown, stored) = (text(of: field), saved(field))
+            return shown.withUTF8 { shown in
+                stored.withUTF8 { stored in
+                    shown.count != stored.count
+                        || CommonEnds.of(shown, stored).prefix != shown.count
+                }
+            }
+        }
     }
 
     /// The text on the screen of `field`.
@@ -75,6 +89,7 @@ struct ArticleEditor {
 
     /// Drops the typing not written: the fields show the notebook's text again.
     mutating func dropTyping() {
+        bodyLayout = nil
         _ = title.replaceText(article.title)
         _ = body.replaceText(article.body)
         unsaved = nil
@@ -107,9 +122,49 @@ struct ArticleEditor {
     mutating func refresh(from stored: Article, cursorToChange: Bool = false) {
         let before = article
         article = stored
+        bodyLayout = nil
         let titleChange = title.replaceText(keepingTyping(in: .title, readFrom: before))
         let bodyChange = body.replaceText(keepingTyping(in: .body, readFrom: before))
-        guard cursorToChange else { return }
+        if cursorToChange { moveCursor(toBodyChange: bodyChange, orTitleChange: titleChange) }
+    }
+
+    /// Takes the article as stored now when only its body's chunks changed as `change` says
+    /// (`Notebook.bodyChange`), and no typing waits: the body is spliced, not read whole.
+    /// `fields` is the article without its body (`Notebook.articleWithoutBody`).
+    mutating func refresh(
+        from fields: Article,
+        bodyChange change: (replaced: Range<Int>, text: String, layout: BodyLayout),
+        cursorToChange: Bool
+    ) {
+        var stored = fields
+        stored.body = article.body
+        // The chunks' bytes that differ: the cursor goes to the end of the change, not of them.
+        var (replaced, text) = (change.replaced, change.text)
+        let old = Array(
+            stored.body.utf8[
+                UTF8Offsets.index(
+                    replaced.lowerBound, in: stored.body)..<UTF8Offsets.index(
+                        replaced.upperBound, in: stored.body)])
+        let same = CommonEnds.of(old, Array(text.utf8))
+        replaced = (replaced.lowerBound + same.prefix)..<(replaced.upperBound - same.suffix)
+        text = String(
+            decoding: Array(text.utf8).dropFirst(same.prefix).dropLast(same.suffix), as: UTF8.self)
+        let start = UTF8Offsets.index(replaced.lowerBound, in: stored.body)
+        let end = UTF8Offsets.index(replaced.upperBound, in: stored.body)
+        stored.body.replaceSubrange(start..<end, with: text)
+        article = stored
+        bodyLayout = change.layout
+        let titleChange = title.replaceText(stored.title)
+        let bodyChange =
+            replaced.isEmpty && text.isEmpty ? nil : body.replaceBytes(replaced, with: text)
+        if cursorToChange { moveCursor(toBodyChange: bodyChange, orTitleChange: titleChange) }
+    }
+
+    /// Puts the cursor at the end of the change an undo or redo made, in the body, else the
+    /// title.
+    private mutating func moveCursor(
+        toBodyChange bodyChange: Range<Int>?, orTitleChange titleChange: Range<Int>?
+    ) {
         if let change = bodyChange {
             field = .body
             body.moveCursor(toOffset: change.upperBound)

@@ -13,7 +13,7 @@ extension Pane {
         restoredToReveal = nil
         // Enough to find the first in the list's order; a bulk undo restores many thousands.
         let present = try ids.sorted().prefix(200).filter {
-            try Notebook.article(db, id: $0) != nil
+            try Notebook.articleExists(db, id: $0)
         }
         switch mode {
         case .article(let open) where present.contains(open):
@@ -23,7 +23,7 @@ extension Pane {
             try self.open(articleID: open, db)
             return true
         case .article(let open):
-            guard try Notebook.article(db, id: open) == nil else {
+            guard try !Notebook.articleExists(db, id: open) else {
                 mode = .list  // to show what came back
                 break
             }

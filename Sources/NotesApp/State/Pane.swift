@@ -122,6 +122,16 @@ final class Pane {
         return true
     }
 
+    /// The chunks this pane's own undo or redo rewrote, when it was the only commit since the
+    /// pane last loaded: the open article's body is brought up to date from them alone.
+    private var ownReplayRewrote: Set<Int64>?
+
+    /// Notes this pane's undo or redo, the commit that took `NotesApp.commits` from `before`
+    /// to `after`, which rewrote `chunks` of bodies.
+    func noteOwnReplay(commitsBefore before: Int, after: Int, rewriting chunks: Set<Int64>) {
+        ownReplayRewrote = commitsSeen == before && after == before + 1 ? chunks : nil
+    }
+
     /// Notes that the editor's typing was written in the commit that took `NotesApp.commits`
     /// from `before` to `after`: when the pane had seen every commit before it, the editor holds
     /// what is stored.
@@ -142,9 +152,16 @@ final class Pane {
         let height = max(1, height)
         let cursorToChange = try revealRestored(db)
         let editorIsCurrent = commitsSeen == commits && cursorToChange == false
+        let rewritten = ownReplayRewrote
+        ownReplayRewrote = nil
         commitsSeen = commits
         switch mode {
         case .article(let id) where (needsReload && !editorIsCurrent) || editor?.articleID != id:
+            if let rewritten, editor?.articleID == id,
+                try refreshBody(ofArticle: id, rewritten: rewritten, cursorToChange, db)
+            {
+                break
+            }
             if let stored = try Notebook.article(db, id: id) {
                 if editor?.articleID == id {
                     editor?.refresh(from: stored, cursorToChange: cursorToChange)
@@ -193,6 +210,21 @@ final class Pane {
         needsReload = false
     }
 
+    /// Brings the open article up to date after this pane's own undo or redo rewrote the
+    /// chunks `rewritten`, reading those chunks only; false when it cannot (no layout of the
+    /// body yet, typing not written, the article gone), for the caller to read it whole.
+    private func refreshBody(
+        ofArticle id: Int64, rewritten: Set<Int64>, _ cursorToChange: Bool, _ db: Database
+    ) throws -> Bool {
+        guard let layout = editor?.bodyLayout, editor?.unsavedFields.isEmpty == true,
+            let fields = try Notebook.articleWithoutBody(db, id: id),
+            let change = try Notebook.bodyChange(
+                db, ofArticle: id, since: layout, rewritten: rewritten)
+        else { return false }
+        editor?.refresh(from: fields, bodyChange: change, cursorToChange: cursorToChange)
+        return true
+    }
+
     /// Finds the selected article's place after the data changed: among the rows `shown` from
     /// `top` when it did not move far (no counting), else by its sort key. When it left the list
     /// (deleted, or no longer matching the search), the selection stays at its index, on a
@@ -202,7 +234,7 @@ final class Pane {
             selected = top + offset
         } else if let position = try Notebook.position(db, ofArticle: id, in: query) {
             selected = position
-        } else if try Notebook.article(db, id: id) == nil {
+        } else if try !Notebook.articleExists(db, id: id) {
             lostArticle = id
         }
     }
