@@ -23,9 +23,10 @@ extension NoteStoreSchema {
     /// indexes and count triggers). `articles` becomes a view of whole articles, body joined
     /// from its chunks, so the `sqlite3` command line and exports still see each article whole;
     /// INSTEAD OF triggers let them INSERT, UPDATE and DELETE through it. A body written there
-    /// goes whole into the article's first chunk, whose row stays (so undo still takes an edit
-    /// back from a short body another program rewrote), and the app cuts it again at its next
-    /// edit. A chunk's change stamps its
+    /// whose change lies inside one chunk rewrites that chunk alone (found in plain SQL by the
+    /// bytes before and after each chunk), so the other chunks' rows, and the undo history of
+    /// edits in them, stay; any other change goes whole into the article's first chunk, and the
+    /// app cuts it again at its next edit. A chunk's change stamps its
     /// article's `updatedAt`. The search indexes hold one document per title and per chunk;
     /// a search finds the articles that have every word in some document of theirs.
     static func storeBodiesInChunks(_ db: Database) throws {
@@ -70,6 +71,10 @@ extension NoteStoreSchema {
         let firstChunk = """
             (SELECT id FROM \(articleChunks) WHERE articleId = OLD.id ORDER BY position, id LIMIT 1)
             """
+        let bodyNow = "(SELECT body FROM articles WHERE id = OLD.id)"
+        let (oldBytes, newBytes) = ("CAST(OLD.body AS BLOB)", "CAST(NEW.body AS BLOB)")
+        // How much longer the new body is: where the old body's bytes after a chunk start in it.
+        let shift = "(length(\(newBytes)) - length(\(oldBytes)))"
         try db.execute(
             """
             CREATE VIEW articles AS
@@ -96,15 +101,35 @@ extension NoteStoreSchema {
                     AND id = (SELECT articleId FROM \(articleChunks) WHERE id = last_insert_rowid());
             END;
             CREATE TRIGGER articles_update INSTEAD OF UPDATE ON articles BEGIN
+                -- A change inside one chunk rewrites that chunk alone.
+                UPDATE \(articleChunks)
+                SET text = CAST(substr(\(newBytes), k.s + 1, \(shift) + k.e - k.s) AS TEXT)
+                FROM (
+                    SELECT id, s, e FROM (
+                        SELECT id,
+                            sum(length(CAST(text AS BLOB))) OVER chunks
+                                - length(CAST(text AS BLOB)) AS s,
+                            sum(length(CAST(text AS BLOB))) OVER chunks AS e
+                        FROM \(articleChunks) WHERE articleId = OLD.id
+                        WINDOW chunks AS (ORDER BY position, id)
+                    )
+                    WHERE \(shift) + e >= s
+                        AND substr(\(newBytes), 1, s) = substr(\(oldBytes), 1, s)
+                        AND substr(\(newBytes), \(shift) + e + 1) = substr(\(oldBytes), e + 1)
+                    ORDER BY s LIMIT 1
+                ) AS k
+                WHERE \(articleChunks).id = k.id
+                    AND NEW.body IS NOT OLD.body AND coalesce(NEW.body, '') IS NOT '';
+                -- Otherwise the whole body goes into the first chunk.
                 UPDATE \(articleChunks) SET text = NEW.body
-                WHERE NEW.body IS NOT OLD.body AND coalesce(NEW.body, '') IS NOT ''
+                WHERE \(bodyNow) IS NOT NEW.body AND coalesce(NEW.body, '') IS NOT ''
                     AND id = \(firstChunk);
                 DELETE FROM \(articleChunks)
-                WHERE NEW.body IS NOT OLD.body AND articleId = OLD.id
+                WHERE \(bodyNow) IS NOT NEW.body AND articleId = OLD.id
                     AND (coalesce(NEW.body, '') IS '' OR id IS NOT \(firstChunk));
                 INSERT INTO \(articleChunks)(articleId, position, text)
                     SELECT OLD.id, \(firstPosition), NEW.body
-                    WHERE NEW.body IS NOT OLD.body AND coalesce(NEW.body, '') IS NOT ''
+                    WHERE \(bodyNow) IS NOT NEW.body AND coalesce(NEW.body, '') IS NOT ''
                         AND NOT EXISTS (SELECT 1 FROM \(articleChunks) WHERE articleId = OLD.id);
                 UPDATE \(articleRows) SET id = NEW.id, authorId = NEW.authorId, title = NEW.title,
                     rating = NEW.rating, createdAt = NEW.createdAt,

@@ -172,6 +172,11 @@ public final class UndoEngine: Sendable {
         return slots
     }
 
+    /// The most value slots a tracked table has (the log has at least as many), kept with the
+    /// tracked tables: read at every commit.
+    var mostSlots: Int { mostSlotsKept.load(ordering: .relaxed) }
+    private let mostSlotsKept = Atomic(0)
+
     /// The stack a barrier writing now registers with: the `withUndoStack` scope's, or the
     /// default stack.
     var currentStack: UndoStack {
@@ -306,6 +311,7 @@ public final class UndoEngine: Sendable {
         trackedTables.withLock { tracked in
             tracked = Dictionary(uniqueKeysWithValues: tables.map { ($0.id, $0) })
         }
+        mostSlotsKept.store(tables.map(\.slotCount).max() ?? 0, ordering: .relaxed)
         takenInSlots.withLock { $0 = nil }
         let keys = try ForeignKeys.load(db)
         foreignKeys.withLock { $0 = keys }

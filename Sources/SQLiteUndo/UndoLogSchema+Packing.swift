@@ -1,4 +1,5 @@
 import SQLiteDatabase
+import Synchronization
 
 /// History that costs what the edit costs: an update of a large text or blob is kept as the
 /// edit (`PackedChange`) once its entry is filed, and rebuilt from the row before anything reads
@@ -32,15 +33,52 @@ extension UndoLogSchema {
     /// Packs the rows of the entry `id` at `start` or later that qualify: in-place updates of
     /// one text or blob column, together `PackedChange.threshold` bytes or more, the entry's
     /// only write of that cell, when packing saves at least half.
-    static func pack(entry id: Int64, from start: Int64, _ db: Database) throws {
-        let newest = try db.fetchOne(Int64.self, "SELECT \(highestSeq)") ?? 0
+    ///
+    /// `slots` is the most value slots a tracked table has: the rows too small to pack are left
+    /// out by SQL, so an action of small values pays one query at its commit.
+    static func pack(entry id: Int64, from start: Int64, slots: Int, _ db: Database) throws {
+        let rows = newRowsBigEnoughToPack(slots: slots)
+        let arguments: [SQLiteValue] = [.integer(start), .integer(id)]
+        let state = try db.fetchOne(
+            Row.self,
+            """
+            SELECT \(highestSeq), (SELECT packed FROM \(barriers) WHERE id = ?2),
+                EXISTS (SELECT 1 FROM \(log) WHERE \(rows))
+            """, arguments)
+        let newest = try state?.decode(at: 0, as: Int64?.self) ?? 0
         guard newest - start < packingRowLimit else { return }
         // A later transaction of the same barrier wrote a cell the entry packed: the packed row
         // is rebuilt from the value it found (nobody wrote in between), so that the entry's
         // writes of the cell read whole, one after the other. If someone did, it stays packed,
-        // and a replay keeps the cell (`LoggedValue.packed`).
-        _ = try unpackRun(of: id, under: id, from: start, mergingText: { _, _ in false }, db)
-        try pack(entry: id, rows: rows(of: "?2", from: "?1"), [.integer(start), .integer(id)], db)
+        // and a replay keeps the cell (`LoggedValue.packed`). Only an entry that packed a row
+        // has one to rebuild: not a 1-row action's first transaction.
+        if try state?.decode(at: 1, as: Int64?.self) == 1 {
+            _ = try unpackRun(of: id, under: id, from: start, mergingText: { _, _ in false }, db)
+        }
+        if try state?.decode(at: 2, as: Int64.self) == 1 {
+            try pack(entry: id, rows: rows, arguments, db)
+        }
+    }
+
+    /// The SQL of `pack(entry:from:slots:)`'s rows, built once per number of slots (building it
+    /// cost more than running it).
+    private static let packingRows = Mutex<[Int: String]>([:])
+
+    /// SQL for the entry `?2`'s rows from `?1` of one column whose two values hold
+    /// `PackedChange.threshold` bytes or more together.
+    private static func newRowsBigEnoughToPack(slots: Int) -> String {
+        if let known = packingRows.withLock({ $0[slots] }) { return known }
+        let sizes = (0..<slots).map { slot in
+            "WHEN \(Int64(1) << Int64(slot)) THEN coalesce(length(CAST(o\(slot) AS BLOB)), 0) "
+                + "+ coalesce(length(CAST(n\(slot) AS BLOB)), 0)"
+        }
+        let big =
+            sizes.isEmpty
+            ? "0"
+            : "(CASE mask \(sizes.joined(separator: " ")) ELSE 0 END) >= \(PackedChange.threshold)"
+        let sql = rows(of: "?2", from: "?1") + " AND " + big
+        packingRows.withLock { $0[slots] = sql }
+        return sql
     }
 
     /// Packs the log rows `seqs` of the entry `id` that qualify (rows a replay or a run rebuilt).
@@ -67,15 +105,16 @@ extension UndoLogSchema {
             let table: Int64 = try candidate.decode(at: 1)
             let rowid: Int64 = try candidate.decode(at: 2)
             let mask: Int64 = try candidate.decode(at: 3)
+            // The values first: most are too small to pack, and that ends it.
             guard
                 let slot = singleSlot(of: mask),
-                try writesOfCell(entry: id, table: table, rowid: rowid, mask: mask, db) == 1,
                 let values = try db.fetchOne(
                     Row.self,
                     "SELECT typeof(o\(slot)), CAST(o\(slot) AS BLOB), typeof(n\(slot)), "
                         + "CAST(n\(slot) AS BLOB) FROM \(log) WHERE seq = ?", [.integer(seq)]),
                 let old = try packable(values, at: 0), let new = try packable(values, at: 2),
-                let packed = PackedChange(old: old, new: new)
+                let packed = PackedChange(old: old, new: new),
+                try writesOfCell(entry: id, table: table, rowid: rowid, mask: mask, db) == 1
             else { continue }
             try db.execute(
                 "UPDATE \(log) SET o\(slot) = ?, n\(slot) = ?, splice = ? WHERE seq = ?",

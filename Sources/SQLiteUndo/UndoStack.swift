@@ -154,7 +154,8 @@ public final class UndoStack: Sendable {
                 // What the replay rebuilt, and the edits its inverse recorded, kept as edits.
                 try UndoLogSchema.pack(entry: top.id, seqs: unpacked, db)
                 if let added, !reverted.exact, let start = inverse.logStart(in: engine) {
-                    try UndoLogSchema.pack(entry: added.id, from: start, db)
+                    try UndoLogSchema.pack(
+                        entry: added.id, from: start, slots: engine.mostSlots, db)
                 }
                 entries.withLock { entries in
                     entries.remove(top.id, from: list)
@@ -226,7 +227,7 @@ public final class UndoStack: Sendable {
     /// Keeps the edits a barrier's log rows (now the entry's) hold as edits (see `PackedChange`).
     func packLog(of barrier: Barrier, in entry: Int64, _ db: Database) throws {
         guard let start = barrier.logStart(in: engine) else { return }
-        try UndoLogSchema.pack(entry: entry, from: start, db)
+        try UndoLogSchema.pack(entry: entry, from: start, slots: engine.mostSlots, db)
     }
 
     private func noteRunning(_ barrier: Barrier, in entry: Int64) {

@@ -101,4 +101,46 @@ import Testing
                     .map(\.id) == [2])
         }
     }
+
+    /// `sqlite3` rewrites a long body whole through the view: a change inside one chunk
+    /// rewrites that chunk alone (the others keep their rows, and the history of edits in
+    /// them); a change across chunks puts the whole body in the first one.
+    @Test func aBodyWrittenWholeBySqlite3KeepsTheChunksItDidNotChange() throws {
+        let lines = (0..<2000).map { "line \($0) lorem ipsum dolor sit amet\n" }.joined()
+        let db = try DatabaseQueue(path: path)
+        let id = try db.write { try Notebook.insertArticle($0, title: "Long", body: lines) }
+        func chunks() throws -> [[SQLiteValue]] {
+            try db.read { db throws in
+                try db.fetchAll(
+                    Row.self,
+                    "SELECT id, text FROM article_chunks WHERE articleId = ? ORDER BY position",
+                    [.integer(id)]
+                ).map(\.values)
+            }
+        }
+        func body() throws -> String? { try db.read { try Notebook.article($0, id: id)?.body } }
+        let before = try chunks()
+        #expect(before.count > 50)
+        _ = try sqlite3(
+            "UPDATE articles SET body = replace(body, 'line 1000 ', 'line 1000 EDITED ') WHERE id = \(id);"
+        )
+        let after = try chunks()
+        #expect(after.map { $0[0] } == before.map { $0[0] })
+        #expect(zip(before, after).filter { $0.0 != $0.1 }.count == 1)
+        #expect(try body() == lines.replacing("line 1000 ", with: "line 1000 EDITED "))
+        // Lines 10 and 1990 are in different chunks: one chunk holds the body now.
+        let both = try #require(try body())
+            .replacing("line 10 ", with: "line ten ").replacing("line 1990 ", with: "line end ")
+        _ = try sqlite3(
+            """
+            UPDATE articles SET body = replace(replace(body, 'line 10 ', 'line ten '),
+                'line 1990 ', 'line end ') WHERE id = \(id);
+            """)
+        #expect(try chunks().map { $0[0] } == [before[0][0]])
+        #expect(try body() == both)
+        #expect(
+            try db.read { db throws in
+                try Notebook.page(db, ArticleQuery(search: "EDITED"), offset: 0, limit: 5).map(\.id)
+            } == [id])
+    }
 }
