@@ -97,6 +97,33 @@ extension Notebook {
         try articleExists(db, id: id) ? readLayout(db, ofArticle: id) : nil
     }
 
+    /// Cuts the article's chunks longer than `BodyChunks.maxBytes` (a body another program wrote
+    /// whole through the `articles` view) as `BodyChunks` cuts bodies. The text and `updatedAt`
+    /// stay as they are: meant for outside undo tracking, before an editor opens the article.
+    /// - Throws: `SQLiteError`.
+    public static func cutLongChunks(_ db: Database, ofArticle id: Int64) throws {
+        let long = try db.fetchAll(
+            Int64.self,
+            """
+            SELECT id FROM \(NoteStoreSchema.articleChunks)
+            WHERE articleId = ? AND length(CAST(text AS BLOB)) > ?
+            """, [.integer(id), .integer(Int64(BodyChunks.maxBytes))])
+        guard !long.isEmpty else { return }
+        let updatedAt = try db.fetchOne(
+            SQLiteValue.self, "SELECT updatedAt FROM \(NoteStoreSchema.articleRows) WHERE id = ?",
+            [.integer(id)])
+        for chunkID in long {
+            guard let chunk = try storedChunk(db, id: chunkID, ofArticle: id) else { continue }
+            let next = try nextChunk(db, ofArticle: id, after: chunk)
+            _ = try place(
+                BodyChunks.cut(chunk.text).map { Array(chunk.text[$0]) }, over: [chunk],
+                before: next?.position, ofArticle: id, db)
+        }
+        try db.execute(
+            "UPDATE \(NoteStoreSchema.articleRows) SET updatedAt = ? WHERE id = ?",
+            [updatedAt ?? .null, .integer(id)])
+    }
+
     /// Inserts the chunks of a new article's body.
     static func insertChunks(_ db: Database, ofArticle id: Int64, _ body: [UInt8]) throws {
         for (index, piece) in BodyChunks.cut(body).enumerated() {

@@ -71,4 +71,40 @@ import Testing
         #expect(try stored(fixture)?.utf8.count == versions[3].utf8.count + 1)
         try expectEditorsShowStored("after typing on")
     }
+
+    /// A body another program wrote whole through the `articles` view is one chunk: opening it
+    /// cuts it, recording nothing and keeping `updatedAt`, so the first key typed into it keeps
+    /// a few hundred bytes of history, not the whole body.
+    @Test func aBodyWrittenWholeElsewhereIsCutWhenItOpens() throws {
+        let fixture = try AppFixture(articles: 1, size: Size(width: 100, height: 20))
+        try fixture.db.write { db in
+            try db.execute(
+                "UPDATE articles SET body = ?, updatedAt = '2026-01-01T00:00:00.000Z' WHERE id = 1",
+                [.text(Self.original)])
+        }
+        #expect(try chunkLengths(fixture) == [Self.original.utf8.count])
+        fixture.press(.enter)
+        #expect(try chunkLengths(fixture).allSatisfy { $0 <= 1024 })
+        #expect(try stored(fixture) == Self.original)
+        #expect(
+            try fixture.db.read { try Notebook.article($0, id: 1)?.updatedAt }
+                == "2026-01-01T00:00:00.000Z")
+        #expect(fixture.app.panes[0].stack?.canUndo == false)
+        for _ in 0..<400 { fixture.press(.down) }
+        fixture.type("x")
+        let logBytes = try fixture.db.read { db in
+            try db.fetchOne(
+                Int.self,
+                """
+                SELECT sum(coalesce(length(CAST(o0 AS BLOB)), 0) + coalesce(length(CAST(n0 AS BLOB)), 0)
+                    + coalesce(length(CAST(o1 AS BLOB)), 0) + coalesce(length(CAST(n1 AS BLOB)), 0)
+                    + coalesce(length(CAST(o2 AS BLOB)), 0) + coalesce(length(CAST(n2 AS BLOB)), 0)
+                    + coalesce(length(CAST(o3 AS BLOB)), 0) + coalesce(length(CAST(n3 AS BLOB)), 0)
+                    + coalesce(length(splice), 0))
+                FROM sqliteundo_log
+                """)
+        }
+        #expect((logBytes ?? 0) < 2048, "\(logBytes ?? 0) bytes of history for one key")
+        #expect(try stored(fixture)?.utf8.count == Self.original.utf8.count + 1)
+    }
 }

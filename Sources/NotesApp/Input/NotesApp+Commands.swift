@@ -1,5 +1,6 @@
 import NoteStore
 import SQLiteDatabase
+import SQLiteUndo
 import TerminalUI
 
 extension NotesApp {
@@ -27,6 +28,7 @@ extension NotesApp {
         case .moveToEnd: move(pane, by: Int.max / 2)
         case .open:
             if let summary = pane.selectedSummary {
+                cutLongChunks(ofArticle: summary.id)
                 do {
                     try database.read { try pane.open(articleID: summary.id, $0) }
                 } catch {
@@ -68,6 +70,18 @@ extension NotesApp {
 
     private func move(_ pane: Pane, by delta: Int) {
         pane.moveSelection(by: delta)
+    }
+
+    /// Cuts a body another program wrote whole (one chunk of megabytes, through the `articles`
+    /// view) into chunks of a kilobyte before it opens, outside undo: the text stays the same, so
+    /// nothing is recorded, and the first key typed into it writes and records a kilobyte, not
+    /// the whole body. When the notebook is busy, the first edit cuts it instead.
+    private func cutLongChunks(ofArticle id: Int64) {
+        _ = try? withUndoDisabled {
+            try database.write(waitingAtMost: .milliseconds(50)) {
+                try Notebook.cutLongChunks($0, ofArticle: id)
+            }
+        }
     }
 
     private func newArticle() {
