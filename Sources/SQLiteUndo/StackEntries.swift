@@ -12,6 +12,15 @@ struct StackEntry: Sendable, Equatable {
     /// The bytes its log keeps (`UndoLogSchema.logBytes`), once a byte budget needed them; nil
     /// until then, and after a barrier merged into it.
     var bytes: Int?
+    /// The id and time of the step of the history it is, when it took the place of an earlier
+    /// entry (the inverse of a replay); nil for an action's first entry (its own).
+    var step: Int64?
+    var stepAt: Double?
+
+    /// The step of the history it is: stable across undo and redo (`UndoStep.id`).
+    var stepID: Int64 { step ?? id }
+    /// When that step was done (registered, or last merged into).
+    var stepDate: Double { stepAt ?? closedAt }
 }
 
 /// A stack's two lists, oldest first, mirrored in memory from `sqliteundo_barriers`.

@@ -330,9 +330,13 @@ public final class UndoEngine: Sendable {
     /// inserts, deletes or moves rows of a table other rows reference defers them from the
     /// start, and any other (typing, a rating, a child row added or removed) runs with them
     /// immediate, and again deferred if a check failed midway.
-    func revert(barrier id: Int64, inverted: Bool, named name: String, _ db: Database) throws
-        -> (inverse: Barrier, reverted: BarrierReplay.Reverted)
-    {
+    /// With `recordingInverse`, the exact strategy (which records nothing, the stack flipping
+    /// its entry instead) is not used: a take-back of a past step files its inverse as a step of
+    /// its own.
+    func revert(
+        barrier id: Int64, inverted: Bool, named name: String, recordingInverse: Bool = false,
+        _ db: Database
+    ) throws -> (inverse: Barrier, reverted: BarrierReplay.Reverted) {
         let keys = foreignKeys.withLock { $0 }
         let parents = trackedTables.withLock { $0 }.values.filter { keys.isParent($0.name) }
         func attempt(deferring: Bool) throws -> (Barrier, BarrierReplay.Reverted) {
@@ -340,7 +344,9 @@ public final class UndoEngine: Sendable {
             let inverse = Barrier(name: name, recordsAtCommit: false)
             return (
                 inverse,
-                try replay(barrier: id, inverted: inverted, inverse: inverse, deferring, db)
+                try replay(
+                    barrier: id, inverted: inverted, inverse: inverse, deferring,
+                    recordingInverse: recordingInverse, db)
             )
         }
         if try UndoLogSchema.insertsDeletesOrMoves(barrier: id, ofTables: parents.map(\.id), db) {
@@ -355,14 +361,16 @@ public final class UndoEngine: Sendable {
 
     private func replay(
         barrier id: Int64, inverted: Bool, inverse: Barrier, _ foreignKeysDeferred: Bool,
-        _ db: Database
+        recordingInverse: Bool, _ db: Database
     ) throws -> BarrierReplay.Reverted {
         try UndoContext.$isReplaying.withValue(true) {
             try BarrierReplay(
                 db: db, tables: trackedTables.withLock { $0 },
                 foreignKeys: foreignKeys.withLock { $0 },
                 foreignKeysDeferred: foreignKeysDeferred,
-                strategies: replayStrategies.withLock { $0 },
+                strategies: replayStrategies.withLock { $0 }.filter {
+                    !recordingInverse || $0 != .exact
+                },
                 rowsWorthSuspendingCapture: rowsWorthSuspendingCapture
             ).revert(barrier: id, inverted: inverted, inverse: inverse, engine: self)
         }

@@ -21,6 +21,9 @@ public enum UndoError: Error, Sendable, Equatable, CustomStringConvertible, Wrap
     case replayFailed(barrier: String, reason: String, underlying: SQLiteError? = nil)
     /// A check of the `UndoDiagnostics` trait failed after a replay.
     case diagnosticFailed(String)
+    /// `undo(to:)` or `redo(to:)` was given a step that is not on that list (any more): it was
+    /// undone, redone or dropped since it was read.
+    case stepNotFound(String)
 
     public var description: String {
         switch self {
@@ -43,6 +46,8 @@ public enum UndoError: Error, Sendable, Equatable, CustomStringConvertible, Wrap
             return "could not replay \"\(barrier)\": \(reason); nothing was changed"
         case .diagnosticFailed(let problem):
             return "undo diagnostics: \(problem)"
+        case .stepNotFound(let name):
+            return "\"\(name)\" is not there to go back or forward to any more; nothing was changed"
         }
     }
 

@@ -13,7 +13,7 @@ extension UndoLogSchema {
         let rows = try db.fetchAll(
             Row.self,
             """
-            SELECT id, list, name, coalescingKey, position, closedAt, inverted
+            SELECT id, list, name, coalescingKey, position, closedAt, inverted, step, stepAt
             FROM \(barriers)
             WHERE stackId = ? AND supersededBy IS NULL ORDER BY list, position
             """, [.text(stackID)])
@@ -22,7 +22,8 @@ extension UndoLogSchema {
                 id: try row.decode("id"), name: try row.decode("name"),
                 coalescingKey: try row.decode("coalescingKey"),
                 position: try row.decode("position"),
-                closedAt: try row.decode("closedAt"), inverted: try row.decode("inverted"))
+                closedAt: try row.decode("closedAt"), inverted: try row.decode("inverted"),
+                step: try row.decode("step"), stepAt: try row.decode("stepAt"))
             let list = List(rawValue: try row.decode("list")) ?? .undo
             entries[list].append(entry)
         }
@@ -165,6 +166,24 @@ extension UndoLogSchema {
         try db.execute(
             "UPDATE \(barriers) SET supersededBy = ?2, keptByReplay = ?3 WHERE id = ?1",
             [.integer(id), .integer(successor), .integer(keptChanges ? 1 : 0)])
+        // The successor is the same step of the history: its id and time carry over.
+        try db.execute(
+            """
+            UPDATE \(barriers) SET (step, stepAt) = (
+                SELECT coalesce(step, id), coalesce(stepAt, closedAt) FROM \(barriers) WHERE id = ?1)
+            WHERE id = ?2
+            """, [.integer(id), .integer(successor)])
+    }
+
+    /// Adds each entry's step (`UndoStep`): the id and time of the action it is, or nil for an
+    /// entry that is its action's first (its own id and `closedAt`).
+    static func addSteps(_ db: Database) throws {
+        guard try !barrierColumns(db).contains("step") else { return }
+        try db.execute(
+            """
+            ALTER TABLE \(barriers) ADD COLUMN step INTEGER;
+            ALTER TABLE \(barriers) ADD COLUMN stepAt REAL;
+            """)
     }
 
     /// An entry and every entry it superseded, directly or not: one action of its stack.

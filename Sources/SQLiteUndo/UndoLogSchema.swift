@@ -75,6 +75,7 @@ enum UndoLogSchema {
         migrator.registerMigration("sqliteundo-10-closed-to-merging", addClosedToMerging)
         migrator.registerMigration("sqliteundo-11-retired-arrivals", retireArrivalsAndDepartures)
         migrator.registerMigration("sqliteundo-12-packed-changes", addPacking)
+        migrator.registerMigration("sqliteundo-13-steps", addSteps)
         return migrator
     }
 
@@ -232,7 +233,7 @@ enum UndoLogSchema {
             """)
     }
 
-    private static func barrierColumns(_ db: Database) throws -> [String] {
+    static func barrierColumns(_ db: Database) throws -> [String] {
         try db.fetchAll(String.self, "SELECT name FROM pragma_table_info(?)", [.text(barriers)])
     }
 

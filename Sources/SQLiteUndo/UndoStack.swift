@@ -144,6 +144,8 @@ public final class UndoStack: Sendable {
                     // The inverse takes the entry's place (`UndoLogSchema.supersede`). An inverse
                     // that restored nothing is not filed.
                     added = try insertEntry(inverse, list: target, db)
+                    added?.step = top.stepID
+                    added?.stepAt = top.stepDate
                     if let added {
                         try UndoLogSchema.supersede(
                             top.id, by: added.id, keptChanges: !conflicts.isEmpty, db)
@@ -241,7 +243,7 @@ public final class UndoStack: Sendable {
 
     /// What registering an action does to the lists, in the file and in memory: clears the redo
     /// list and trims the undo list to `levelsOfUndo`.
-    private func clearRedoAndTrim(_ db: Database) throws {
+    func clearRedoAndTrim(_ db: Database) throws {
         let takenIn = engine.slotsTakenIntoRuns()
         try UndoLogSchema.deleteEntries(
             entries.withLock { $0.redo.map(\.id) }, takingIn: takenIn, db)
@@ -351,7 +353,7 @@ public final class UndoStack: Sendable {
 
     /// Files `barrier` at the top of `list`; returns its entry, or nil (nothing filed) when it
     /// has no log rows.
-    private func insertEntry(_ barrier: Barrier, list: UndoLogSchema.List, _ db: Database) throws
+    func insertEntry(_ barrier: Barrier, list: UndoLogSchema.List, _ db: Database) throws
         -> StackEntry?
     {
         guard let start = barrier.logStart(in: engine) else { return nil }
@@ -365,7 +367,7 @@ public final class UndoStack: Sendable {
     }
 
     /// Reads the lists again from the file (after a transaction that changed them rolled back).
-    private func reload() throws {
+    func reload() throws {
         try engine.database.read { try reload($0) }
     }
 
@@ -379,7 +381,7 @@ public final class UndoStack: Sendable {
     /// Ends the typing run in the file (a new action, an undo or a redo): closes this stack's
     /// entries to merging but `entry`, the one a coalescing barrier may merge into next, when
     /// the file may hold any. Other stacks' undos read it (`UndoLogSchema.closeMerging`).
-    private func closeMergingInFile(except entry: StackEntry?, _ db: Database) throws {
+    func closeMergingInFile(except entry: StackEntry?, _ db: Database) throws {
         if settings.withLock({ $0.fileMayHoldOpenEntries }) {
             try UndoLogSchema.closeMerging(ofStack: id, except: entry?.id, db)
         }
@@ -410,7 +412,7 @@ public final class UndoStack: Sendable {
         }
     }
 
-    private func deliver(_ event: UndoEvent) {
+    func deliver(_ event: UndoEvent) {
         for continuation in subscribers.withLock({ Array($0.values) }) { continuation.yield(event) }
         for observer in observers.withLock({ Array($0.values) }) { observer(event) }
     }

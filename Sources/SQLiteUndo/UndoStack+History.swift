@@ -1,0 +1,136 @@
+import Foundation
+import SQLiteDatabase
+
+/// One step of a stack's history: an action the stack can undo, or redo.
+///
+/// Its `id` stays the same when it is undone and redone (and after a restart), however the
+/// engine replays it, so a history view keeps its selection across Ctrl-Z and Ctrl-Y.
+public struct UndoStep: Sendable, Hashable, Identifiable {
+    /// The step's id, stable across undo, redo and restarts.
+    public let id: Int64
+    /// The action's name ("Set Rating").
+    public let name: String
+    /// When the action was registered (for a typing run: its last key), by `UndoEngine.clock`.
+    public let date: Date
+    /// The entry that holds the step now (it changes when a replay files an inverse).
+    let entry: Int64
+
+    init(_ entry: StackEntry) {
+        id = entry.stepID
+        name = entry.name
+        date = Date(timeIntervalSince1970: entry.stepDate)
+        self.entry = entry.id
+    }
+
+    /// The same step: its id, name and time (not where the engine keeps it now).
+    public static func == (a: UndoStep, b: UndoStep) -> Bool {
+        a.id == b.id && a.name == b.name && a.date == b.date
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+    }
+}
+
+/// A stack's steps, newest first: a view of the stack's lists as they were when read, which
+/// makes a step only when one is asked for (a history of 100k steps is not copied to show 20).
+public struct UndoSteps: RandomAccessCollection, Sendable {
+    /// The list's entries, oldest first, as the stack keeps them.
+    let entries: [StackEntry]
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { entries.count }
+    public subscript(position: Int) -> UndoStep { UndoStep(entries[entries.count - 1 - position]) }
+}
+
+/// A stack's history: the steps `undo()` would take back, newest first, and those `redo()`
+/// would apply again, the next one first.
+public struct UndoHistory: Sendable {
+    public let undo: UndoSteps
+    public let redo: UndoSteps
+}
+
+/// The rows a step wrote, by table name.
+public struct UndoStepRows: Sendable, Equatable {
+    public let rows: [String: Set<Int64>]
+
+    /// The rowids of `table` the step wrote, or nil when it wrote none.
+    public func ids(for table: any Table.Type) -> Set<Int64>? {
+        ids(forTable: table.tableName)
+    }
+
+    /// The rowids of the table named `name` (any case) the step wrote, or nil.
+    public func ids(forTable name: String) -> Set<Int64>? {
+        rows.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+}
+
+extension UndoStack {
+    /// The stack's history (actions whose block still runs are not listed yet).
+    public var history: UndoHistory {
+        let open = runningEntryIDs()
+        return entries.withLock { entries in
+            UndoHistory(
+                undo: UndoSteps(
+                    entries: open.isEmpty
+                        ? entries.undo : entries.undo.filter { !open.contains($0.id) }),
+                redo: UndoSteps(entries: entries.redo))
+        }
+    }
+
+    /// The rows `step` wrote (as they were keyed when it wrote them), read from its log.
+    /// - Throws: `SQLiteError`.
+    public func rows(of step: UndoStep) throws -> UndoStepRows {
+        let names = engine.trackedTables.withLock { $0.mapValues(\.name) }
+        let rows = try engine.database.read { db in
+            try db.fetchAll(
+                Row.self,
+                """
+                SELECT DISTINCT tableId, coalesce(newRowid, oldRowid) FROM \(UndoLogSchema.log)
+                WHERE \(UndoLogSchema.filedRows())
+                """, [.integer(step.entry)])
+        }
+        var found: [String: Set<Int64>] = [:]
+        for row in rows {
+            guard let name = names[try row.decode(at: 0)],
+                let rowid = try row.decode(at: 1, as: Int64?.self)
+            else { continue }
+            found[name, default: []].insert(rowid)
+        }
+        return UndoStepRows(rows: found)
+    }
+
+    /// Undoes every step above `step` on the undo list, newest first, so that `step` is the
+    /// newest done; returns what each undo did, in order (none when `step` is already the
+    /// newest). Each is an `undo()`: its own transaction, conflict rule and event.
+    /// - Throws: `UndoError.stepNotFound` when `step` is not on the undo list (nothing is
+    ///   undone); what `undo()` throws, after the undos before it.
+    @discardableResult
+    public func undo(to step: UndoStep) throws -> [UndoEvent] {
+        guard history.undo.contains(where: { $0.id == step.id }) else {
+            throw UndoError.stepNotFound(step.name)
+        }
+        var events: [UndoEvent] = []
+        while let newest = history.undo.first, newest.id != step.id {
+            guard let event = try undo() else { break }
+            events.append(event)
+        }
+        return events
+    }
+
+    /// Redoes the steps of the redo list up to `step`, included, so that `step` is the newest
+    /// done; returns what each redo did, in order.
+    /// - Throws: `UndoError.stepNotFound` when `step` is not on the redo list (nothing is
+    ///   redone); what `redo()` throws, after the redos before it.
+    @discardableResult
+    public func redo(to step: UndoStep) throws -> [UndoEvent] {
+        guard history.redo.contains(where: { $0.id == step.id }) else {
+            throw UndoError.stepNotFound(step.name)
+        }
+        var events: [UndoEvent] = []
+        while history.undo.first?.id != step.id, let event = try redo() {
+            events.append(event)
+        }
+        return events
+    }
+}

@@ -1,0 +1,196 @@
+import Foundation
+import SQLiteDatabase
+import SQLiteUndo
+import Testing
+
+/// A stack's history as a list of steps (issue 21's library part): names, times and the rows
+/// each wrote, ids that stay the same through undo, redo and restarts, and going back or
+/// forward to any step.
+@Suite struct HistoryTests {
+    /// An engine on a file (so a second engine can read it again), with three items.
+    struct Notebook {
+        let folder: URL
+        let path: String
+        var db: DatabaseQueue
+        var engine: UndoEngine
+        var clock = 1_000.0
+
+        /// - Parameter stamps: with a trigger that writes a tracked row at every change of a
+        ///   value, so that replays go row by row and file inverses.
+        init(stamps: Bool = true) throws {
+            folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "history-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            path = folder.appendingPathComponent("history.db").path
+            db = try DatabaseQueue(path: path)
+            try db.write { db in
+                try db.execute(
+                    """
+                    CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT, value);
+                    INSERT INTO items(id, name, value) VALUES (1, 'a', 0), (2, 'b', 0), (3, 'c', 0);
+                    -- An application trigger writing a tracked row: replays are row by row, and
+                    -- each files an inverse in its entry's place.
+                    CREATE TABLE stamps(id INTEGER PRIMARY KEY, at INTEGER);
+                    INSERT INTO stamps VALUES (1, 0);
+                    """)
+                if stamps {
+                    try db.execute(
+                        """
+                        CREATE TRIGGER stamp AFTER UPDATE OF value ON items BEGIN
+                            UPDATE stamps SET at = at + 1 WHERE id = 1;
+                        END;
+                        """)
+                }
+            }
+            engine = try UndoEngine(for: db, tableNames: ["items", "stamps"])
+        }
+
+        /// A step on `stack` setting `value` of item `id`, at the engine time `at`.
+        func set(_ id: Int64, to value: Int64, on stack: UndoStack, _ name: String, at time: Double)
+            throws
+        {
+            engine.clock = { Date(timeIntervalSince1970: time) }
+            try withUndoStack(stack) {
+                try undoable(name) {
+                    try db.write {
+                        try $0.execute(
+                            "UPDATE items SET value = ? WHERE id = ?",
+                            [.integer(value), .integer(id)])
+                    }
+                }
+            }
+        }
+
+        func values() throws -> [Int64] {
+            try db.read { try $0.fetchAll(Int64.self, "SELECT value FROM items ORDER BY id") }
+        }
+    }
+
+    @Test func stepsKeepTheirIdsNamesAndTimesThroughUndoRedoAndARestart() throws {
+        var notebook = try Notebook()
+        defer { try? FileManager.default.removeItem(at: notebook.folder) }
+        let pane = try notebook.engine.stack(id: "pane")
+        let other = try notebook.engine.stack(id: "other")
+        try notebook.set(1, to: 1, on: pane, "Set A", at: 1_000)
+        try notebook.set(2, to: 2, on: pane, "Set B", at: 2_000)
+        try notebook.set(3, to: 3, on: pane, "Set C", at: 3_000)
+        let steps = Array(pane.history.undo)
+        #expect(steps.map(\.name) == ["Set C", "Set B", "Set A"])
+        #expect(steps.map(\.date.timeIntervalSince1970) == [3_000, 2_000, 1_000])
+        #expect(Set(steps.map(\.id)).count == 3)
+        #expect(try pane.rows(of: steps[1]).ids(forTable: "items") == [2])
+        #expect(try pane.rows(of: steps[1]).ids(forTable: "stamps") == [1])
+        #expect(try pane.rows(of: steps[1]).ids(forTable: "parts") == nil)
+        // Another stack's later write, kept by the undos.
+        try withUndoStack(other) {
+            try undoable("Rename") {
+                try notebook.db.write { try $0.execute("UPDATE items SET name = 'z' WHERE id = 3") }
+            }
+        }
+        try pane.undo()
+        // C's undo (row by row: the stamp trigger) filed an inverse that carries C's step.
+        #expect(
+            try notebook.db.read {
+                try $0.fetchOne(
+                    Int.self, "SELECT count(*) FROM sqliteundo_barriers WHERE step IS NOT NULL")
+            } == 1)
+        try pane.undo()
+        #expect(Array(pane.history.redo) == [steps[1], steps[0]])
+        #expect(Array(pane.history.undo) == [steps[2]])
+        try pane.redo()
+        #expect(Array(pane.history.undo) == [steps[1], steps[2]])
+        #expect(Array(pane.history.redo) == [steps[0]])
+        // A restart reads the same history from the file.
+        try notebook.db.close()
+        notebook.db = try DatabaseQueue(path: notebook.path)
+        notebook.engine = try UndoEngine(for: notebook.db, tableNames: ["items", "stamps"])
+        let reopened = try notebook.engine.stack(id: "pane")
+        #expect(Array(reopened.history.undo) == [steps[1], steps[2]])
+        #expect(Array(reopened.history.redo) == [steps[0]])
+        #expect(try reopened.rows(of: steps[0]).ids(forTable: "items") == [3])
+    }
+
+    @Test func goingBackAndForwardToAStep() throws {
+        let notebook = try Notebook()
+        defer { try? FileManager.default.removeItem(at: notebook.folder) }
+        let pane = try notebook.engine.stack(id: "pane")
+        for (index, name) in ["One", "Two", "Three", "Four"].enumerated() {
+            try notebook.set(
+                Int64(index % 3 + 1), to: Int64(index + 1), on: pane, name, at: Double(index))
+        }
+        #expect(try notebook.values() == [4, 2, 3])
+        let steps = Array(pane.history.undo)  // Four, Three, Two, One
+        let back = try pane.undo(to: steps[3])
+        #expect(back.map(\.name) == ["Four", "Three", "Two"])
+        #expect(try notebook.values() == [1, 0, 0])
+        #expect(Array(pane.history.undo) == [steps[3]])
+        #expect(try pane.undo(to: steps[3]).isEmpty)
+        let forward = try pane.redo(to: steps[1])
+        #expect(forward.map(\.name) == ["Two", "Three"])
+        #expect(try notebook.values() == [1, 2, 3])
+        #expect(Array(pane.history.redo) == [steps[0]])
+        // A step that is not on that list: an error, and nothing changes.
+        #expect(throws: UndoError.stepNotFound("Four")) { try pane.undo(to: steps[0]) }
+        #expect(throws: UndoError.stepNotFound("One")) { try pane.redo(to: steps[3]) }
+        #expect(try notebook.values() == [1, 2, 3])
+    }
+
+    @Test func theHistoryIsBoundedByLevelsOfUndo() throws {
+        let notebook = try Notebook()
+        defer { try? FileManager.default.removeItem(at: notebook.folder) }
+        let pane = try notebook.engine.stack(id: "pane")
+        pane.levelsOfUndo = 3
+        for index in 1...5 {
+            try notebook.set(1, to: Int64(index), on: pane, "Set \(index)", at: Double(index))
+        }
+        #expect(pane.history.undo.map(\.name) == ["Set 5", "Set 4", "Set 3"])
+        #expect(pane.history.redo.isEmpty)
+    }
+
+    /// Taking back one past step keeps every later one, and is itself a step Ctrl-Z undoes.
+    @Test func takingBackAPastStepKeepsTheLaterOnes() throws {
+        let notebook = try Notebook(stamps: false)
+        defer { try? FileManager.default.removeItem(at: notebook.folder) }
+        let pane = try notebook.engine.stack(id: "pane")
+        try notebook.set(1, to: 1, on: pane, "Rate 1", at: 1)
+        try notebook.set(2, to: 2, on: pane, "Rate 2", at: 2)
+        try notebook.set(3, to: 3, on: pane, "Rate 3", at: 3)
+        let oldest = try #require(pane.history.undo.last)
+        let event = try #require(try pane.revert(oldest))
+        #expect(event.name == "Take back Rate 1")
+        #expect(event.conflicts == [])
+        #expect(event.ids(forTable: "items") == [1])
+        #expect(try notebook.values() == [0, 2, 3])
+        #expect(
+            pane.history.undo.map(\.name) == ["Take back Rate 1", "Rate 3", "Rate 2", "Rate 1"])
+        try pane.undo()
+        #expect(try notebook.values() == [1, 2, 3])
+        #expect(pane.history.redo.map(\.name) == ["Take back Rate 1"])
+        try pane.redo()
+        #expect(try notebook.values() == [0, 2, 3])
+    }
+
+    /// A later step of the same stack, or another stack's, changed what the step wrote: the
+    /// take-back keeps it, says who changed it, and files nothing.
+    @Test func aTakeBackKeepsWhatLaterStepsChanged() throws {
+        let notebook = try Notebook(stamps: false)
+        defer { try? FileManager.default.removeItem(at: notebook.folder) }
+        let pane = try notebook.engine.stack(id: "pane")
+        let other = try notebook.engine.stack(id: "other")
+        try notebook.set(1, to: 1, on: pane, "Rate 1", at: 1)
+        try notebook.set(1, to: 5, on: pane, "Rate 1 again", at: 2)
+        try notebook.set(2, to: 2, on: pane, "Rate 2", at: 3)
+        try notebook.set(2, to: 7, on: other, "Their rating", at: 4)
+        let steps = Array(pane.history.undo)  // Rate 2, Rate 1 again, Rate 1
+        let first = try #require(try pane.revert(steps[2]))
+        #expect(first.conflicts.map(\.keptFrom) == ["pane"])
+        #expect(first.conflicts.map(\.column) == ["value"])
+        let second = try #require(try pane.revert(steps[0]))
+        #expect(second.conflicts.map(\.keptFrom) == ["other"])
+        #expect(try notebook.values() == [5, 7, 0])
+        #expect(pane.history.undo.map(\.name) == ["Rate 2", "Rate 1 again", "Rate 1"])
+        // Another stack's step is not on this stack's list.
+        let theirs = try #require(other.history.undo.first)
+        #expect(throws: UndoError.stepNotFound("Their rating")) { try pane.revert(theirs) }
+    }
+}
