@@ -20,11 +20,8 @@ extension Notebook {
         // The bytes in place, not copied: a body may be megabytes, and this runs at every key.
         var (base, body) = (base, body)
         let written = try base.withUTF8 { old in
-            try body.withUTF8 { new -> Bool? in
-                let change = CommonEnds.of(old, new)
-                guard old.count != new.count || change.prefix != old.count else { return nil }
-                if layout?.byteCount != old.count { layout = try readLayout(db, ofArticle: id) }
-                return try writeChunks(db, ofArticle: id, &layout, from: old, to: new, change)
+            try body.withUTF8 { new in
+                try writeChange(db, ofArticle: id, &layout, from: old, to: new)
             }
         }
         guard let written else {
@@ -43,18 +40,29 @@ extension Notebook {
     ) throws {
         let stored = try storedBody(db, ofArticle: id)
         let new = Array(body.utf8)
-        guard stored != new else { return }
-        var layout: BodyLayout? = try readLayout(db, ofArticle: id)
+        var layout: BodyLayout?
         let written = try stored.withUnsafeBufferPointer { old in
             try new.withUnsafeBufferPointer { new in
-                try writeChunks(
-                    db, ofArticle: id, &layout, from: old, to: new, CommonEnds.of(old, new))
+                try writeChange(db, ofArticle: id, &layout, from: old, to: new)
             }
         }
+        guard let written else { return }
         if !written {
             try rewriteChunks(db, ofArticle: id, as: new)
         }
         try stamp(db, article: id, at: date)
+    }
+
+    /// Writes the change from `old` to `new` into the chunks it touches (`writeChunks`), reading
+    /// the layout when `layout` is not the one of `old`; nil when the two are the same.
+    private static func writeChange(
+        _ db: Database, ofArticle id: Int64, _ layout: inout BodyLayout?,
+        from old: UnsafeBufferPointer<UInt8>, to new: UnsafeBufferPointer<UInt8>
+    ) throws -> Bool? {
+        let change = CommonEnds.of(old, new)
+        guard old.count != new.count || change.prefix != old.count else { return nil }
+        if layout?.byteCount != old.count { layout = try readLayout(db, ofArticle: id) }
+        return try writeChunks(db, ofArticle: id, &layout, from: old, to: new, change)
     }
 
     /// What changed in an article's body since `layout` was where it was cut: the bytes of the
@@ -102,12 +110,7 @@ extension Notebook {
     /// stay as they are: meant for outside undo tracking, before an editor opens the article.
     /// - Throws: `SQLiteError`.
     public static func cutLongChunks(_ db: Database, ofArticle id: Int64) throws {
-        let long = try db.fetchAll(
-            Int64.self,
-            """
-            SELECT id FROM \(NoteStoreSchema.articleChunks)
-            WHERE articleId = ? AND length(CAST(text AS BLOB)) > ?
-            """, [.integer(id), .integer(Int64(BodyChunks.maxBytes))])
+        let long = try longChunks(db, ofArticle: id)
         guard !long.isEmpty else { return }
         let updatedAt = try db.fetchOne(
             SQLiteValue.self, "SELECT updatedAt FROM \(NoteStoreSchema.articleRows) WHERE id = ?",
@@ -122,6 +125,23 @@ extension Notebook {
         try db.execute(
             "UPDATE \(NoteStoreSchema.articleRows) SET updatedAt = ? WHERE id = ?",
             [updatedAt ?? .null, .integer(id)])
+    }
+
+    /// Whether the article has chunks that `cutLongChunks` would cut: a read, to spare a write
+    /// when it has none.
+    /// - Throws: `SQLiteError`.
+    public static func hasLongChunks(_ db: Database, ofArticle id: Int64) throws -> Bool {
+        try !longChunks(db, ofArticle: id).isEmpty
+    }
+
+    /// The ids of the article's chunks longer than `BodyChunks.maxBytes`.
+    private static func longChunks(_ db: Database, ofArticle id: Int64) throws -> [Int64] {
+        try db.fetchAll(
+            Int64.self,
+            """
+            SELECT id FROM \(NoteStoreSchema.articleChunks)
+            WHERE articleId = ? AND length(CAST(text AS BLOB)) > ?
+            """, [.integer(id), .integer(Int64(BodyChunks.maxBytes))])
     }
 
     /// Inserts the chunks of a new article's body.
@@ -280,11 +300,7 @@ extension Notebook {
     {
         var position: Int64 = 0
         var found: Int64 = 0
-        let chunks = try db.fetchAll(
-            Int64.self,
-            "SELECT id FROM \(NoteStoreSchema.articleChunks) WHERE articleId = ? ORDER BY position, id",
-            [.integer(article)])
-        for chunk in chunks {
+        for chunk in try readLayout(db, ofArticle: article).pieces.map(\.id) {
             position += BodyChunks.positionStep
             try db.execute(
                 "UPDATE article_chunks SET position = ? WHERE id = ?",

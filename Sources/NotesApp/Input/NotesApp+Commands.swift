@@ -77,6 +77,8 @@ extension NotesApp {
     /// nothing is recorded, and the first key typed into it writes and records a kilobyte, not
     /// the whole body. When the notebook is busy, the first edit cuts it instead.
     private func cutLongChunks(ofArticle id: Int64) {
+        guard (try? database.read({ try Notebook.hasLongChunks($0, ofArticle: id) })) == true
+        else { return }
         _ = try? withUndoDisabled {
             try database.write(waitingAtMost: .milliseconds(50)) {
                 try Notebook.cutLongChunks($0, ofArticle: id)

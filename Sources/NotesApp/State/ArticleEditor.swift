@@ -145,10 +145,10 @@ struct ArticleEditor {
                 UTF8Offsets.index(
                     replaced.lowerBound, in: stored.body)..<UTF8Offsets.index(
                         replaced.upperBound, in: stored.body)])
-        let same = CommonEnds.of(old, Array(text.utf8))
+        let new = Array(text.utf8)
+        let same = CommonEnds.of(old, new)
         replaced = (replaced.lowerBound + same.prefix)..<(replaced.upperBound - same.suffix)
-        text = String(
-            decoding: Array(text.utf8).dropFirst(same.prefix).dropLast(same.suffix), as: UTF8.self)
+        text = String(decoding: new.dropFirst(same.prefix).dropLast(same.suffix), as: UTF8.self)
         let start = UTF8Offsets.index(replaced.lowerBound, in: stored.body)
         let end = UTF8Offsets.index(replaced.upperBound, in: stored.body)
         stored.body.replaceSubrange(start..<end, with: text)
