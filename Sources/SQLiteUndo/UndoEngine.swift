@@ -25,7 +25,7 @@ public final class UndoEngine: Sendable {
     private let foreignKeys = Mutex(ForeignKeys(keys: [], exist: false))
     /// Files barriers with their stacks inside the transactions that wrote them.
     let recorder = BarrierRecorder()
-    private let stacks = Mutex<[String: UndoStack]>([:])
+    let stacks = Mutex<[String: UndoStack]>([:])
     /// The replay strategies the engine may use, in order (all of them; tests leave some out
     /// to compare the others' results).
     let replayStrategies = Mutex(ReplayStrategy.allCases)

@@ -100,6 +100,52 @@ extension UndoStack {
         return UndoStepRows(rows: found)
     }
 
+    /// The values `column` of `table` held before `step` was done, by rowid, for the rows the
+    /// step changed that column of or deleted; for rows it inserted, the values it wrote. A
+    /// history view names what a step touched with them when the rows are gone now ("Delete
+    /// Author · Jane Doe"). Text kept as an edit (`UndoEngine.mergeText`) is not listed.
+    /// - Throws: `SQLiteError`.
+    public func values(of step: UndoStep, column: String, in table: any Table.Type) throws
+        -> [Int64: SQLiteValue]
+    {
+        let slot = engine.trackedTables.withLock { tables -> (table: Int64, slot: Int)? in
+            guard
+                let tracked = tables.values.first(where: {
+                    $0.name.caseInsensitiveCompare(table.tableName) == .orderedSame
+                }),
+                let found = tracked.columns.first(where: {
+                    $0.name.caseInsensitiveCompare(column) == .orderedSame
+                })
+            else { return nil }
+            return (tracked.id, found.slot)
+        }
+        // Read forwards: as the action did it, whichever list the step is on.
+        let forwards = entries.withLock { entries -> Bool? in
+            if let entry = entries.undo.last(where: { $0.id == step.entry }) {
+                return entry.inverted
+            }
+            return entries.redo.last { $0.id == step.entry }.map { !$0.inverted }
+        }
+        guard let slot, let forwards else { return [:] }
+        let changes = try engine.database.read {
+            try UndoLogSchema.netChanges(
+                ofRows: UndoLogSchema.filedRows(), [.integer(step.entry)], inverted: forwards, $0)
+        }
+        var values: [Int64: SQLiteValue] = [:]
+        for change in changes where change.tableId == slot.table {
+            if change.kind == .insert, let rowid = change.currentRowid,
+                let value = change.after[slot.slot]
+            {
+                values[rowid] = value
+            } else if let rowid = change.originalRowid, let value = change.before[slot.slot],
+                !value.packed
+            {
+                values[rowid] = value.value
+            }
+        }
+        return values
+    }
+
     /// Undoes every step above `step` on the undo list, newest first, so that `step` is the
     /// newest done; returns what each undo did, in order (none when `step` is already the
     /// newest). Each is an `undo()`: its own transaction, conflict rule and event.

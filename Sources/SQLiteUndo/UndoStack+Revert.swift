@@ -24,19 +24,9 @@ extension UndoStack {
         let event: UndoEvent?
         do {
             event = try engine.database.write { db -> UndoEvent? in
-                // Found again inside the transaction: a queued action may have changed the list.
-                guard let entry = entries.withLock({ $0.undo.last { $0.stepID == step.id } })
-                else { throw UndoError.stepNotFound(step.name) }
+                let entry = try undoEntry(of: step, db)
                 try closeMergingInFile(except: nil, db)
-                let unpacked = try engine.unpackForReplay(
-                    entry: entry.id, inverted: entry.inverted, db)
-                let (inverse, reverted) = try engine.revert(
-                    barrier: entry.id, inverted: entry.inverted, named: name,
-                    recordingInverse: true, db)
-                let conflicts =
-                    reverted.conflicts.isEmpty
-                    ? [] : try engine.attribute(reverted.conflicts, replaying: entry.id, db)
-                try UndoLogSchema.pack(entry: entry.id, seqs: unpacked, db)
+                let (inverse, event) = try takeBack(entry, named: name, db)
                 // A take-back that restored nothing files nothing.
                 if let added = try insertEntry(inverse, list: .undo, db) {
                     if let start = inverse.logStart(in: engine) {
@@ -47,9 +37,7 @@ extension UndoStack {
                     try clearRedoAndTrim(db)
                 }
                 settings.withLock { $0.coalescible = nil }
-                return UndoEvent(
-                    kind: .undo, name: name, affectedRows: reverted.affected,
-                    conflicts: conflicts)
+                return event
             }
         } catch let error as UndoError {
             try? reload()
@@ -62,4 +50,74 @@ extension UndoStack {
         if let event { deliver(event) }
         return event
     }
+
+    /// What `revert(step)` would do, without doing it: the event it would return (the rows it
+    /// would restore, the changes it would keep and who made them), and what `reading` reads
+    /// with the step taken back (the restored rows' values, for a status line). Everything is
+    /// rolled back: nothing is written, filed or delivered.
+    /// - Throws: `UndoError.stepNotFound` when `step` is not on the undo list; `SQLiteError`
+    ///   (the notebook busy, for one).
+    public func previewRevert<Value>(
+        _ step: UndoStep, reading: (Database) throws -> Value
+    ) throws -> (event: UndoEvent, value: Value) {
+        try preview { db in
+            let entry = try undoEntry(of: step, db)
+            let event = try takeBack(entry, named: "Take back \(step.name)", db).event
+            return (event, try reading(db))
+        }
+    }
+
+    /// What `undo(to: step)` would do, without doing it: the event of each undo, in order.
+    /// Everything is rolled back.
+    /// - Throws: `UndoError.stepNotFound` when `step` is not on the undo list; `SQLiteError`.
+    public func previewUndo(to step: UndoStep) throws -> [UndoEvent] {
+        try preview { db in
+            let target = try undoEntry(of: step, db)
+            let newer = entries.withLock { $0.undo.filter { $0.position > target.position } }
+            return try newer.reversed().map { try takeBack($0, named: $0.name, db).event }
+        }
+    }
+
+    /// The undo list's entry holding `step`, found inside the transaction (a queued action may
+    /// have changed the list).
+    private func undoEntry(of step: UndoStep, _ db: Database) throws -> StackEntry {
+        guard let entry = entries.withLock({ $0.undo.last { $0.stepID == step.id } }) else {
+            throw UndoError.stepNotFound(step.name)
+        }
+        return entry
+    }
+
+    /// Replays `entry` backwards inside the open transaction, by the still-yours rule, recording
+    /// its inverse as a barrier named `name` (not filed); returns it with the event.
+    private func takeBack(_ entry: StackEntry, named name: String, _ db: Database) throws
+        -> (inverse: Barrier, event: UndoEvent)
+    {
+        let unpacked = try engine.unpackForReplay(entry: entry.id, inverted: entry.inverted, db)
+        let (inverse, reverted) = try engine.revert(
+            barrier: entry.id, inverted: entry.inverted, named: name, recordingInverse: true, db)
+        let conflicts =
+            reverted.conflicts.isEmpty
+            ? [] : try engine.attribute(reverted.conflicts, replaying: entry.id, db)
+        try UndoLogSchema.pack(entry: entry.id, seqs: unpacked, db)
+        return (
+            inverse,
+            UndoEvent(
+                kind: .undo, name: name, affectedRows: reverted.affected, conflicts: conflicts)
+        )
+    }
+
+    /// Runs `body` in a write transaction that is always rolled back; returns what it returned.
+    private func preview<Output>(_ body: (Database) throws -> Output) throws -> Output {
+        var result: Output?
+        do {
+            try engine.database.write { db in
+                result = try body(db)
+                throw PreviewRolledBack()
+            }
+        } catch is PreviewRolledBack {}
+        return result!
+    }
 }
+
+/// Thrown to roll a preview's transaction back.
+private struct PreviewRolledBack: Error {}

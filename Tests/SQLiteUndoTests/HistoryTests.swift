@@ -193,4 +193,90 @@ import Testing
         let theirs = try #require(other.history.undo.first)
         #expect(throws: UndoError.stepNotFound("Their rating")) { try pane.revert(theirs) }
     }
+
+    /// A preview says what a take-back or a going-back would do, and writes nothing.
+    @Test func previewsWriteNothingAndSayWhatWouldHappen() throws {
+        let notebook = try Notebook(stamps: false)
+        defer { try? FileManager.default.removeItem(at: notebook.folder) }
+        let pane = try notebook.engine.stack(id: "pane")
+        let other = try notebook.engine.stack(id: "other")
+        try notebook.set(1, to: 1, on: pane, "Rate 1", at: 1)
+        try notebook.set(2, to: 2, on: pane, "Rate 2", at: 2)
+        try notebook.set(2, to: 7, on: other, "Their rating", at: 3)
+        try notebook.set(3, to: 3, on: pane, "Rate 3", at: 4)
+        let steps = Array(pane.history.undo)  // Rate 3, Rate 2, Rate 1
+        let log = {
+            try notebook.db.read {
+                try $0.fetchAll(Int64.self, "SELECT seq FROM sqliteundo_log ORDER BY seq")
+            }
+        }
+        let logBefore = try log()
+        let preview = try pane.previewRevert(steps[2]) { db in
+            try db.fetchAll(Int64.self, "SELECT value FROM items ORDER BY id")
+        }
+        #expect(preview.value == [0, 7, 3])
+        #expect(preview.event.name == "Take back Rate 1")
+        #expect(preview.event.ids(forTable: "items") == [1])
+        #expect(try notebook.values() == [1, 7, 3])
+        #expect(try log() == logBefore)
+        #expect(Array(pane.history.undo) == steps)
+        let kept = try pane.previewRevert(steps[1]) { _ in () }.event
+        #expect(kept.conflicts.map(\.keptFrom) == ["other"])
+        #expect(kept.ids(forTable: "items") == [2])  // touched, kept
+        let back = try pane.previewUndo(to: steps[2])
+        #expect(back.map(\.name) == ["Rate 3", "Rate 2"])
+        #expect(back.map { $0.ids(forTable: "items") } == [[3], [2]])
+        #expect(back[1].conflicts.map(\.keptFrom) == ["other"])
+        #expect(try notebook.values() == [1, 7, 3])
+        #expect(try log() == logBefore)
+        #expect(try pane.previewUndo(to: steps[0]).isEmpty)
+        #expect(throws: UndoError.stepNotFound("Their rating")) {
+            try pane.previewUndo(to: try #require(other.history.undo.first))
+        }
+        // What the preview said is what happens.
+        let done = try #require(try pane.revert(steps[2]))
+        #expect(done == preview.event)
+        #expect(
+            try pane.undo(to: steps[2]).map(\.name) == ["Take back Rate 1", "Rate 3", "Rate 2"])
+    }
+
+    struct Item: Table { static let tableName = "items" }
+
+    /// One row's history: the steps of every stack that wrote it, newest first, undone ones
+    /// marked; and the values a step's rows held, for naming rows that are gone.
+    @Test func aRowsHistoryListsEveryStacksSteps() throws {
+        let notebook = try Notebook(stamps: false)
+        defer { try? FileManager.default.removeItem(at: notebook.folder) }
+        let pane = try notebook.engine.stack(id: "pane")
+        let other = try notebook.engine.stack(id: "other")
+        try notebook.set(1, to: 1, on: pane, "Rate 1", at: 1)
+        try notebook.set(2, to: 2, on: pane, "Rate 2", at: 2)
+        try notebook.set(1, to: 7, on: other, "Their rating", at: 3)
+        try notebook.set(1, to: 8, on: pane, "Rate 1 again", at: 4)
+        try pane.undo()
+        let history = try notebook.engine.history(of: Item.self, id: 1)
+        #expect(history.map(\.step.name) == ["Rate 1 again", "Their rating", "Rate 1"])
+        #expect(history.map(\.stackID) == ["pane", "other", "pane"])
+        #expect(history.map(\.isUndone) == [true, false, false])
+        #expect(
+            history.map(\.step.id) == [
+                pane.history.redo[0].id, other.history.undo[0].id, pane.history.undo[1].id,
+            ])
+        #expect(try notebook.engine.history(of: Item.self, id: 3).isEmpty)
+        // A deleted row's values, from the step that deleted it, on either list.
+        notebook.engine.clock = { Date(timeIntervalSince1970: 5) }
+        try withUndoStack(pane) {
+            try undoable("Delete") {
+                try notebook.db.write { try $0.execute("DELETE FROM items WHERE id IN (2, 3)") }
+            }
+        }
+        let delete = try #require(pane.history.undo.first)
+        #expect(try pane.values(of: delete, column: "name", in: Item.self) == [2: "b", 3: "c"])
+        #expect(try pane.values(of: delete, column: "NAME", in: Item.self) == [2: "b", 3: "c"])
+        try pane.undo()
+        #expect(try pane.values(of: delete, column: "name", in: Item.self) == [2: "b", 3: "c"])
+        #expect(try pane.values(of: delete, column: "nothing", in: Item.self) == [:])
+        let rate = try #require(pane.history.undo.first)  // Rate 2: the value it changed
+        #expect(try pane.values(of: rate, column: "value", in: Item.self) == [2: 0])
+    }
 }
