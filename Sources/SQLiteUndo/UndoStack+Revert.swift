@@ -13,18 +13,24 @@ extension UndoStack {
     /// - Returns: what the take-back did (`kind` is `.undo`, `name` the take-back's). When every
     ///   change of the step was kept, nothing is written and no step is filed: the event lists
     ///   what was kept.
-    /// - Throws: `UndoError.stepNotFound` when `step` is not on the undo list (nothing is
-    ///   changed); `UndoError.replayFailed` (everything rolled back).
+    ///
+    /// With `owner`, the step is one of another stack of the same engine (a row's history,
+    /// `UndoEngine.history(of:id:)`, lists every stack's): this stack takes it back, as a step
+    /// of its own; the owner keeps its step, and its own undo of it later keeps what the
+    /// take-back changed.
+    /// - Throws: `UndoError.stepNotFound` when `step` is not on the owner's undo list (nothing
+    ///   is changed); `UndoError.replayFailed` (everything rolled back).
     @discardableResult
-    public func revert(_ step: UndoStep) throws -> UndoEvent? {
-        guard history.undo.contains(where: { $0.id == step.id }) else {
+    public func revert(_ step: UndoStep, of owner: UndoStack? = nil) throws -> UndoEvent? {
+        let owner = owner ?? self
+        guard owner.history.undo.contains(where: { $0.id == step.id }) else {
             throw UndoError.stepNotFound(step.name)
         }
         let name = "Take back \(step.name)"
         let event: UndoEvent?
         do {
             event = try engine.database.write { db -> UndoEvent? in
-                let entry = try undoEntry(of: step, db)
+                let entry = try owner.undoEntry(of: step, db)
                 try closeMergingInFile(except: nil, db)
                 let (inverse, event) = try takeBack(entry, named: name, db)
                 // A take-back that restored nothing files nothing.
@@ -51,19 +57,20 @@ extension UndoStack {
         return event
     }
 
-    /// What `revert(step)` would do, without doing it: the event it would return (the rows it
-    /// would restore, the changes it would keep and who made them), and what `reading` reads
-    /// with the step taken back (the restored rows' values, for a status line). Everything is
-    /// rolled back: nothing is written, filed or delivered.
-    /// - Throws: `UndoError.stepNotFound` when `step` is not on the undo list; `SQLiteError`
-    ///   (the notebook busy, for one).
+    /// What `revert(step, of: owner)` would do, without doing it: the event it would return
+    /// (the rows it would restore, the changes it would keep and who made them), whether it
+    /// would change anything (`restores`: false when every change would be kept), and what
+    /// `reading` reads with the step taken back (the restored rows' values, for a status
+    /// line). Everything is rolled back: nothing is written, filed or delivered.
+    /// - Throws: `UndoError.stepNotFound` when `step` is not on the owner's undo list;
+    ///   `SQLiteError` (the notebook busy, for one).
     public func previewRevert<Value>(
-        _ step: UndoStep, reading: (Database) throws -> Value
-    ) throws -> (event: UndoEvent, value: Value) {
+        _ step: UndoStep, of owner: UndoStack? = nil, reading: (Database) throws -> Value
+    ) throws -> (event: UndoEvent, restores: Bool, value: Value) {
         try preview { db in
-            let entry = try undoEntry(of: step, db)
-            let event = try takeBack(entry, named: "Take back \(step.name)", db).event
-            return (event, try reading(db))
+            let entry = try (owner ?? self).undoEntry(of: step, db)
+            let (inverse, event) = try takeBack(entry, named: "Take back \(step.name)", db)
+            return (event, inverse.logStart(in: engine) != nil, try reading(db))
         }
     }
 

@@ -278,5 +278,17 @@ import Testing
         #expect(try pane.values(of: delete, column: "nothing", in: Item.self) == [:])
         let rate = try #require(pane.history.undo.first)  // Rate 2: the value it changed
         #expect(try pane.values(of: rate, column: "value", in: Item.self) == [2: 0])
+        // Another stack's step, taken back by this one: a step of this stack; the owner's step
+        // stays, and its undo finds the value already back.
+        let theirs = try #require(other.history.undo.first)
+        let preview = try pane.previewRevert(theirs, of: other) { _ in () }
+        #expect(preview.restores)
+        #expect(try pane.revert(theirs, of: other) == preview.event)
+        #expect(try notebook.values() == [1, 2, 0])
+        #expect(pane.history.undo.first?.name == "Take back Their rating")
+        #expect(other.history.undo.map(\.name) == ["Their rating"])
+        try other.undo()
+        #expect(try notebook.values() == [1, 2, 0])
+        #expect(try pane.previewRevert(rate) { _ in () }.restores)
     }
 }
