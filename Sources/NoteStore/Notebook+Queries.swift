@@ -75,6 +75,12 @@ extension Notebook {
                 """, [.text(list)]))
     }
 
+    /// The author's name, or nil when there is no such author.
+    /// - Throws: `SQLiteError`.
+    public static func authorName(_ db: Database, id: Int64) throws -> String? {
+        try db.fetchOne(String.self, "SELECT name FROM authors WHERE id = ?", [.integer(id)])
+    }
+
     /// The authors whose name contains `text` (ignoring case and accents; empty text: all),
     /// ordered by name, then id.
     /// - Throws: `SQLiteError`.

@@ -70,7 +70,15 @@ extension UndoStack {
         try preview { db in
             let entry = try (owner ?? self).undoEntry(of: step, db)
             let (inverse, event) = try takeBack(entry, named: "Take back \(step.name)", db)
-            return (event, inverse.logStart(in: engine) != nil, try reading(db))
+            // As `UndoLogSchema.file` decides whether there is a step to file.
+            let restores = try inverse.logStart(in: engine).map { start in
+                try db.fetchOne(
+                    Bool.self,
+                    "SELECT EXISTS (SELECT 1 FROM \(UndoLogSchema.log) WHERE "
+                        + UndoLogSchema.rows(of: "?1", from: "?2") + ")",
+                    [.integer(inverse.id), .integer(start)]) == true
+            }
+            return (event, restores ?? false, try reading(db))
         }
     }
 

@@ -30,6 +30,7 @@ import Testing
                 takers(key, Keymaps.everywhere), takers(key, Keymaps.list),
                 takers(key, Keymaps.editor), takers(key, Keymaps.search),
                 takers(key, Keymaps.picker), takers(key, Keymaps.help),
+                takers(key, Keymaps.history),
             ] {
                 #expect(takers.count <= 1, "\(key) is taken by \(takers)")
             }
@@ -42,22 +43,28 @@ import Testing
         let bar = { fixture.screen.split(separator: "\n").suffix(2).joined(separator: "\n") }
         #expect(
             bar() == """
-                Del Delete  0-5 Rate  a Author  / Search  ^Z Undo  ^Y Redo  ^N New
+                Del Delete  0-5 Rate  a Author  / Search  ^Z Undo  ^Y Redo  M-H History  ^N New
                 Enter Open  ^W Next pane  ^T New pane  ^X Close pane  Esc Back  F1 Help  ^Q Quit
                 """)
         fixture.press(.character("/"))
         // Esc clears a search being typed: the bar says so, and not "Esc Back".
         #expect(
             bar() == """
-                Enter Keep  Esc Clear  ^Z Undo  ^Y Redo  ^N New
+                Enter Keep  Esc Clear  ^Z Undo  ^Y Redo  M-H History  ^N New
                 ^W Next pane  ^T New pane  ^X Close pane  F1 Help  ^Q Quit
                 """)
         fixture.press(.escape)
         fixture.press(.enter)
         #expect(
             bar() == """
-                S-Tab Title/Body  M-B Word left  M-F Word right  ^Z Undo  ^Y Redo  ^N New
+                S-Tab Title/Body  M-B Word left  M-F Word right  ^Z Undo  ^Y Redo  M-H History  ^N New
                 ^W Next pane  ^T New pane  ^X Close pane  Esc Back  F1 Help  ^Q Quit
+                """)
+        fixture.press(.alt("h"))
+        #expect(
+            bar() == """
+                Enter Go to  x Take back  Esc Close  ^Z Undo  ^Y Redo  M-H History  ^N New
+                ^W Next pane  ^T New pane  ^X Close pane  F1 Help  ^Q Quit
                 """)
     }
 
@@ -68,8 +75,8 @@ import Testing
         #expect(help[0] == "notes — keys   (Up Down PgUp PgDn scroll; any other key closes)")
         let titles = [
             Keymaps.everywhere.title, Keymaps.list.title, Keymaps.search.title,
-            Keymaps.editor.title, Keymaps.picker.title, Keymaps.confirm.title,
-            Keymaps.help.title,
+            Keymaps.editor.title, Keymaps.history.title, Keymaps.picker.title,
+            Keymaps.confirm.title, Keymaps.help.title,
         ]
         #expect(help.filter { !$0.isEmpty && !$0.hasPrefix(" ") }.dropFirst() == titles[...])
         let list = try #require(help.firstIndex(of: Keymaps.list.title))

@@ -18,7 +18,7 @@ import Testing
                                                         │
                                                         │
                  Pane 1 │ Nothing to undo │ Nothing to redo
-                Del Delete  0-5 Rate  a Author  / Search  ^Z Undo  ^Y Redo  ^N New
+                Del Delete  0-5 Rate  a Author  / Search  ^Z Undo  ^Y Redo  M-H History  ^N New
                 Enter Open  ^W Next pane  ^T New pane  ^X Close pane  Esc Back  F1 Help  ^Q Quit
                 """)
     }
@@ -49,7 +49,7 @@ import Testing
                                                         │
                                                         │
                  Pane 1 │ Nothing to undo │ Nothing to redo
-                S-Tab Title/Body  M-B Word left  M-F Word right  ^Z Undo  ^Y Redo  ^N New
+                S-Tab Title/Body  M-B Word left  M-F Word right  ^Z Undo  ^Y Redo  M-H History
                 ^W Next pane  ^T New pane  ^X Close pane  Esc Back  F1 Help  ^Q Quit
                 """)
         #expect(fixture.backend.cursor == Point(x: 1, y: 5))
@@ -59,7 +59,7 @@ import Testing
         // The list's keys again: there letters, digits and Delete are commands.
         #expect(
             lines.suffix(2) == [
-                "Del Delete  0-5 Rate  a Author  / Search  ^Z Undo  ^Y Redo  ^N New",
+                "Del Delete  0-5 Rate  a Author  / Search  ^Z Undo  ^Y Redo  M-H History  ^N New",
                 "Enter Open  ^W Next pane  ^T New pane  ^X Close pane  Esc Back  F1 Help  ^Q Quit",
             ])
     }
@@ -155,7 +155,7 @@ import Testing
                                                         │
                                                         │
                  Pane 1 │ Undo New Article │ Nothing to redo
-                S-Tab Title/Body  M-B Word left  M-F Word right  ^Z Undo  ^Y Redo  ^N New
+                S-Tab Title/Body  M-B Word left  M-F Word right  ^Z Undo  ^Y Redo  M-H History
                 ^W Next pane  ^T New pane  ^X Close pane  Esc Back  F1 Help  ^Q Quit
                 """)
         let canvas = try #require(fixture.backend.lastCanvas)
@@ -177,7 +177,7 @@ import Testing
                                                         │
                                                         │
                  Pane 1 │ Undo Typing │ Nothing to redo
-                S-Tab Title/Body  M-B Word left  M-F Word right  ^Z Undo  ^Y Redo  ^N New
+                S-Tab Title/Body  M-B Word left  M-F Word right  ^Z Undo  ^Y Redo  M-H History
                 ^W Next pane  ^T New pane  ^X Close pane  Esc Back  F1 Help  ^Q Quit
                 """)
         #expect(

@@ -30,4 +30,6 @@ enum Command: Equatable, Sendable {
     case undoLayout
     case redoLayout
     case toggleMouse
+    /// Alt-H, F2: the focused pane's history panel, or the open article's.
+    case history
 }

@@ -16,6 +16,11 @@ enum Keymaps {
                 [.control("y"), .alt("e")], .redo, keys: "Ctrl-Y  Alt-E", help: "redo it",
                 shortcuts: [Shortcut(key: "^Y", label: "Redo", row: 0)]),
             KeyBinding(
+                [.alt("h"), .function(2)], .history, keys: "Alt-H  F2",
+                help: "the focused pane's history (in an open article: every pane's steps "
+                    + "that touched it): go back to any step, or take back one",
+                shortcuts: [Shortcut(key: "M-H", label: "History", row: 0)]),
+            KeyBinding(
                 [.control("n")], .newArticle, keys: "Ctrl-N", help: "new article",
                 shortcuts: [Shortcut(key: "^N", label: "New", row: 0)]),
             KeyBinding(
@@ -160,6 +165,34 @@ enum Keymaps {
             KeyBinding(
                 [.escape], .clear, keys: "Esc", help: "clear the search",
                 shortcuts: [Shortcut(key: "Esc", label: "Clear", row: 0)]),
+        ])
+
+    /// Keys of a pane's history panel (Alt-H); the keys that work everywhere work too.
+    static let history = Keymap<HistoryAction>(
+        title: "In the history panel (newest step at the top; undone steps dimmed above “now”)",
+        bindings: [
+            KeyBinding(
+                [.up: .up, .down: .down], keys: "Up  Down",
+                help: "select a step; the status line says what taking it back would do"),
+            KeyBinding(
+                [.pageUp: .pageUp, .pageDown: .pageDown], keys: "PgUp  PgDn",
+                help: "a page up / down"),
+            KeyBinding(
+                [.home: .top, .end: .bottom, .controlHome: .top, .controlEnd: .bottom],
+                keys: "Home  End", help: "newest / oldest step"),
+            KeyBinding(
+                [.enter], .goTo, keys: "Enter",
+                help: "go to that point: undo (or redo) every step above it, in one go",
+                shortcuts: [Shortcut(key: "Enter", label: "Go to", row: 0)]),
+            KeyBinding(
+                [.character("x"), .delete], .takeBack, keys: "x  Delete",
+                help: "take back only that step, keeping every later one (what later steps "
+                    + "changed stays); a new step Ctrl-Z undoes",
+                shortcuts: [Shortcut(key: "x", label: "Take back", row: 0)]),
+            KeyBinding(
+                [.escape, .alt("h"), .function(2)], .close, keys: "Esc  Alt-H",
+                help: "close the history",
+                shortcuts: [Shortcut(key: "Esc", label: "Close", row: 0)]),
         ])
 
     /// Keys of the author picker (a box over the panes).

@@ -60,3 +60,18 @@ enum HelpAction: Equatable, Sendable {
     case bottom
     case close
 }
+
+/// What a key asks of a pane's history panel (`HistoryPanel`).
+enum HistoryAction: Equatable, Sendable {
+    case up
+    case down
+    case pageUp
+    case pageDown
+    case top
+    case bottom
+    /// Go to the selected step: undo (or redo) every step above it.
+    case goTo
+    /// Take back the selected step only, keeping every later one.
+    case takeBack
+    case close
+}

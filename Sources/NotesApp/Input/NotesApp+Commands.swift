@@ -65,6 +65,7 @@ extension NotesApp {
         case .undoLayout: replayLayout(undoing: true)
         case .redoLayout: replayLayout(undoing: false)
         case .toggleMouse: toggleMouse()
+        case .history: toggleHistory()
         }
     }
 

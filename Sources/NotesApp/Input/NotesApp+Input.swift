@@ -70,6 +70,12 @@ extension NotesApp {
             break
         }
         let pane = focusedPane
+        if pane.historyPanel != nil {
+            if let action = Keymaps.history.action(for: key) { return performHistory(action) }
+            if let command = Keymaps.everywhere.action(for: key) { return perform(command) }
+            if case .character = key { message = "Press F1 for the keys" }
+            return
+        }
         if pane.searchInput != nil, let action = Keymaps.search.action(for: key) {
             performSearch(action)
             return
@@ -132,7 +138,14 @@ extension NotesApp {
         case .press(.left):
             focus = index
             let pane = panes[index]
-            if pane.mode == .list, let row = layout.listRow(at: mouse.position, pane: index) {
+            if var panel = pane.historyPanel {
+                if let row = layout.listRow(at: mouse.position, pane: index) {
+                    panel.select(panel.top + row, stackID: pane.stackID, direction: 1)
+                    pane.historyPanel = panel
+                }
+            } else if pane.mode == .list,
+                let row = layout.listRow(at: mouse.position, pane: index)
+            {
                 pane.select(index: pane.top + row)
             } else if var editor = pane.editor {
                 let area = ArticleView.areas(in: layout.content(index))
@@ -150,7 +163,10 @@ extension NotesApp {
             }
         case .wheelUp, .wheelDown:
             let rows = mouse.kind == .wheelUp ? -3 : 3
-            if var editor = panes[index].editor {
+            if var panel = panes[index].historyPanel {
+                panel.move(by: rows, stackID: panes[index].stackID)
+                panes[index].historyPanel = panel
+            } else if var editor = panes[index].editor {
                 _ = editor.body.scroll(by: rows)
                 panes[index].editor = editor
             } else {

@@ -57,19 +57,35 @@ extension NotesApp {
 
     /// "Undid Delete Article", with what was kept and why, in words: "Undid Typing; kept Title:
     /// pane 2 changed it since", or, when all of it was kept, "Nothing undone: pane 2 changed
-    /// Title since".
-    func describe(_ event: UndoEvent, changedNothing: Bool = false) -> String {
+    /// Title since". A take-back (`revert`, `tookBack`) reads "Took back Set Rating", or
+    /// "Nothing taken back: …".
+    func describe(_ event: UndoEvent, changedNothing: Bool = false, tookBack: Bool = false)
+        -> String
+    {
+        let clauses = keptClauses(of: event, changedNothing: changedNothing)
+        let takeBack = "Take back "
+        if changedNothing {
+            let verb = tookBack ? "taken back" : event.kind == .undo ? "undone" : "redone"
+            return "Nothing \(verb)"
+                + (clauses.isEmpty ? "" : ": " + clauses.joined(separator: ", "))
+        }
+        let text =
+            tookBack
+            ? "Took back " + event.name.dropFirst(takeBack.count)
+            : (event.kind == .undo ? "Undid " : "Redid ") + event.name
+        return clauses.isEmpty ? text : text + "; " + clauses.joined(separator: ", ")
+    }
+
+    /// What a replay kept and why, one clause each: "kept Title: pane 2 changed it since", or,
+    /// when it changed nothing, "pane 2 changed Title since".
+    func keptClauses(of event: UndoEvent, changedNothing: Bool) -> [String] {
         var clauses: [String] = []
-        // Read only when a conflict names a stack: most undos keep nothing.
-        let others =
-            event.conflicts.contains { $0.keptFrom != nil }
-            ? (try? layoutStore.heldByOthers()) ?? [] : []
         // updatedAt is bookkeeping, not something the person edited.
         for conflict in event.conflicts where conflict.column != "updatedAt" {
             let clause: String
             switch conflict.reason {
             case .changedSince:
-                let who = who(made: conflict, others: others)
+                let who = paneName(ofStack: conflict.keptFrom)
                 let (verb, what) = change(kept: conflict)
                 clause =
                     changedNothing
@@ -86,23 +102,18 @@ extension NotesApp {
             }
             if !clauses.contains(clause) { clauses.append(clause) }
         }
-        if changedNothing {
-            let verb = event.kind == .undo ? "undone" : "redone"
-            return "Nothing \(verb)"
-                + (clauses.isEmpty ? "" : ": " + clauses.joined(separator: ", "))
-        }
-        let text = (event.kind == .undo ? "Undid " : "Redid ") + event.name
-        return clauses.isEmpty ? text : text + "; " + clauses.joined(separator: ", ")
+        return clauses
     }
 
-    /// Who made a kept change: "pane 2", "a closed pane" (of this window, or of a notes that
-    /// quit), "another notes window" (a notes running on the notebook), or "someone else"
-    /// (another program, or a change outside any undo step).
-    private func who(made conflict: UndoConflict, others: Set<String>) -> String {
-        guard let stackID = conflict.keptFrom else { return "someone else" }
+    /// Who made a change, by its stack: "pane 2", "a closed pane" (of this window, or of a
+    /// notes that quit), "another notes window" (a notes running on the notebook), or "someone
+    /// else" (no stack: another program, or a change outside any undo step).
+    func paneName(ofStack stackID: String?) -> String {
+        guard let stackID else { return "someone else" }
         if let index = panes.firstIndex(where: { $0.stackID == stackID }) {
             return "pane \(index + 1)"
         }
+        let others = (try? layoutStore.heldByOthers()) ?? []
         return others.contains(stackID) ? "another notes window" : "a closed pane"
     }
 

@@ -315,6 +315,7 @@ public final class NotesApp {
                 try pane.load(height: screen.listHeight(index), commits: commits.value, $0)
             }
             ArticleView.fit(pane, in: screen.content(index))
+            refreshHistory(of: pane, height: screen.listHeight(index))
             if pane.takeLostArticle() != nil, index == focus {
                 message = "Article deleted elsewhere"
             }

@@ -52,6 +52,9 @@ final class Pane {
     /// The open article's editor, when `mode` is `.article` (nil otherwise).
     var editor: ArticleEditor?
 
+    /// The history panel (Alt-H), drawn over what the pane shows while it is open.
+    var historyPanel: HistoryPanel?
+
     /// Articles this pane's last undo or redo brought back, shown at the next load
     /// (`revealRestored`): nil once shown.
     var restoredToReveal: Set<Int64>?

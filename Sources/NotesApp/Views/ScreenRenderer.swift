@@ -54,7 +54,12 @@ struct ScreenRenderer {
         canvas.fill(header, with: headerStyle)
         var title = " \(index + 1) "
         var cursor: Point?
-        if let input = pane.searchInput {
+        if let panel = pane.historyPanel {
+            title += HistoryView.title(panel, of: pane)
+            canvas.put(title, at: header.origin, style: headerStyle, maxWidth: header.width)
+            HistoryView.draw(panel, app: app, pane: pane, on: &canvas, in: layout.content(index))
+            return nil
+        } else if let input = pane.searchInput {
             title += "Search: \(input)"
             let width = canvas.put(
                 title, at: header.origin, style: headerStyle, maxWidth: header.width)
@@ -104,7 +109,9 @@ struct ScreenRenderer {
     /// (Esc clears a search) is shown once, with the mode's meaning.
     static func shortcuts(of pane: Pane) -> [Shortcut] {
         let own: [Shortcut]
-        if pane.searchInput != nil {
+        if pane.historyPanel != nil {
+            own = Keymaps.history.shortcuts
+        } else if pane.searchInput != nil {
             own = Keymaps.search.shortcuts
         } else {
             switch pane.mode {
@@ -123,7 +130,9 @@ struct ScreenRenderer {
             var x = 0
             let y = layout.shortcutBar.y + row
             for item in shortcuts where item.row == row {
-                guard x < layout.size.width else { break }
+                // Whole items only: one cut at the edge would read as another key.
+                guard x + DisplayWidth.of("\(item.key) \(item.label)") <= layout.size.width
+                else { break }
                 x += canvas.put(item.key, at: Point(x: x, y: y), style: Theme.shortcutKey)
                 x += canvas.put(" \(item.label)  ", at: Point(x: x, y: y))
             }

@@ -1,0 +1,213 @@
+import Foundation
+import NoteStore
+import SQLiteUndo
+
+extension NotesApp {
+    /// Steps of more rows than this are not previewed as the selection moves (the preview
+    /// replays the step): the status line names them instead.
+    static let previewedRowsAtMost = 2_000
+
+    /// Alt-H: opens the focused pane's history, or, in an open article, the article's; closes
+    /// it when open.
+    func toggleHistory() {
+        let pane = focusedPane
+        guard pane.historyPanel == nil else {
+            pane.historyPanel = nil
+            return
+        }
+        guard pane.stack != nil else {
+            message = "Undo is off (notes was started with --no-undo): there is no history"
+            return
+        }
+        switch pane.mode {
+        case .list: pane.historyPanel = HistoryPanel(scope: .pane)
+        case .article(let id), .gone(let id):
+            // Typing on the screen is a step too: written first, so that it is listed.
+            _ = saveTyping(in: pane, waitingAtMost: .seconds(1))
+            pane.historyPanel = HistoryPanel(scope: .article(id))
+        }
+        refreshHistory(of: pane)
+        pane.historyPanel?.selectNewestDone(stackID: pane.stackID)
+        refreshHistory(of: pane, height: screenLayout.listHeight(focus))
+        showPreview(in: pane)
+    }
+
+    /// Reads the panel's lists again when anything was committed since (a step of this pane,
+    /// another pane's or another program's), and the words of the lines `height` shows.
+    func refreshHistory(of pane: Pane, height: Int? = nil) {
+        guard var panel = pane.historyPanel, let stack = pane.stack else { return }
+        let now = commits.value
+        if panel.commitsSeen != now {
+            panel.commitsSeen = now
+            panel.words = [:]
+            switch panel.scope {
+            case .pane:
+                panel.update(history: stack.history, stackID: pane.stackID)
+            case .article(let id):
+                let steps = (try? engine?.history(of: Article.self, id: id)) ?? []
+                panel.update(rowSteps: steps, stackID: pane.stackID)
+            }
+        }
+        if let height {
+            panel.fit(height: height)
+            for index in panel.top..<min(panel.lineCount, panel.top + height) {
+                guard let line = panel.line(at: index, stackID: pane.stackID),
+                    panel.words[line.step.id] == nil, let owner = owner(of: line)
+                else { continue }
+                panel.words[line.step.id] =
+                    (try? StepWords.describe(line.step, of: owner, in: database).words) ?? ""
+            }
+        }
+        pane.historyPanel = panel
+    }
+
+    /// A key in the focused pane's history panel.
+    func performHistory(_ action: HistoryAction) {
+        let pane = focusedPane
+        guard var panel = pane.historyPanel else { return }
+        let page = max(1, screenLayout.listHeight(focus) - 1)
+        switch action {
+        case .up: panel.move(by: -1, stackID: pane.stackID)
+        case .down: panel.move(by: 1, stackID: pane.stackID)
+        case .pageUp: panel.move(by: -page, stackID: pane.stackID)
+        case .pageDown: panel.move(by: page, stackID: pane.stackID)
+        case .top: panel.select(0, stackID: pane.stackID, direction: 1)
+        case .bottom: panel.select(panel.lineCount - 1, stackID: pane.stackID, direction: -1)
+        case .close:
+            pane.historyPanel = nil
+            return
+        case .goTo:
+            return goTo(panel.line(at: panel.selected, stackID: pane.stackID), in: pane)
+        case .takeBack:
+            return takeBack(panel.line(at: panel.selected, stackID: pane.stackID), in: pane)
+        }
+        pane.historyPanel = panel
+        refreshHistory(of: pane, height: screenLayout.listHeight(focus))
+        showPreview(in: pane)
+    }
+
+    /// The stack a line's step belongs to (another pane's, in an article's history).
+    private func owner(of line: HistoryPanel.Line) -> UndoStack? {
+        try? engine?.stack(id: line.stackID)
+    }
+
+    /// Says in the status line what Enter and x would do with the selected step: x's preview
+    /// replays it in a transaction that is rolled back (not for steps of thousands of rows).
+    private func showPreview(in pane: Pane) {
+        guard let panel = pane.historyPanel, let stack = pane.stack else { return }
+        guard let line = panel.line(at: panel.selected, stackID: pane.stackID) else {
+            message = panel.lineCount <= 1 ? "No steps yet" : nil
+            return
+        }
+        let name = describe(line, in: panel)
+        if line.isUndone {
+            message =
+                line.stackID == pane.stackID
+                ? "Undone: Enter redoes \(stepsAbove(line, in: panel)) up to \(name)"
+                : "Undone in \(paneName(ofStack: line.stackID)): \(name)"
+            return
+        }
+        let owner = owner(of: line)
+        let rows = try? StepWords.describe(line.step, of: owner ?? stack, in: database)
+        var text = "x takes back \(name)"
+        if let owner, (rows?.rows ?? 0) <= Self.previewedRowsAtMost,
+            let preview = try? stack.previewRevert(
+                line.step, of: owner === stack ? nil : owner, reading: { _ in () })
+        {
+            let clauses = keptClauses(of: preview.event, changedNothing: !preview.restores)
+            if !preview.restores {
+                text =
+                    "x would change nothing"
+                    + (clauses.isEmpty ? "" : ": " + clauses.joined(separator: ", "))
+            } else if !clauses.isEmpty {
+                text += "; " + clauses.joined(separator: ", ")
+            }
+        }
+        if line.stackID == pane.stackID {
+            let above = stepsAbove(line, in: panel)
+            if above != "0 steps" { text = "Enter undoes \(above) · " + text }
+        } else {
+            text += " (a step of \(paneName(ofStack: line.stackID)))"
+        }
+        message = text
+    }
+
+    /// "Set Rating · Art 012".
+    func describe(_ line: HistoryPanel.Line, in panel: HistoryPanel) -> String {
+        let words = panel.words[line.step.id] ?? ""
+        return words.isEmpty ? line.step.name : "\(line.step.name) · \(words)"
+    }
+
+    /// How many of this pane's steps Enter on `line` would undo or redo: "2 steps".
+    private func stepsAbove(_ line: HistoryPanel.Line, in panel: HistoryPanel) -> String {
+        guard let now = panel.nowIndex else { return "0 steps" }
+        let count = line.isUndone ? now - panel.selected : panel.selected - now - 1
+        return counted(count, "step")
+    }
+
+    /// Enter: undoes (or redoes) every step of this pane above the selected one, then shows
+    /// what came back, as Ctrl-Z does.
+    private func goTo(_ line: HistoryPanel.Line?, in pane: Pane) {
+        guard let line, let stack = pane.stack else { return }
+        guard line.stackID == pane.stackID else {
+            message =
+                "Enter goes back in this pane's own steps; x takes back "
+                + "\(paneName(ofStack: line.stackID))'s"
+            return
+        }
+        guard saveTyping(in: pane, waitingAtMost: .seconds(1)) else {
+            message = "Cannot go back yet: the typing is not saved"
+            return
+        }
+        do {
+            let events =
+                line.isUndone ? try stack.redo(to: line.step) : try stack.undo(to: line.step)
+            pane.historyPanel = nil
+            guard let last = events.last else {
+                message = "Already there: \(line.step.name) is the newest step done"
+                return
+            }
+            let merged = UndoEvent(
+                kind: last.kind, name: line.step.name,
+                affectedRows: events.reduce(into: [:]) { rows, event in
+                    rows.merge(event.affectedRows) { $0.union($1) }
+                },
+                conflicts: events.flatMap(\.conflicts))
+            reveal(merged, in: pane)
+            let verb = last.kind == .undo ? "Undid" : "Redid"
+            let clauses = keptClauses(of: merged, changedNothing: false)
+            message =
+                "\(verb) \(counted(events.count, "step")): \(events.map(\.name).joined(separator: ", "))"
+                + (clauses.isEmpty ? "" : "; " + clauses.joined(separator: ", "))
+        } catch {
+            message = ErrorWords.describe(error)
+        }
+    }
+
+    /// x: takes back the selected step only, as a new step of this pane; later steps' changes
+    /// are kept and named.
+    private func takeBack(_ line: HistoryPanel.Line?, in pane: Pane) {
+        guard let line, let stack = pane.stack else { return }
+        guard !line.isUndone else {
+            message = "\(line.step.name) is undone: Enter redoes up to it"
+            return
+        }
+        guard saveTyping(in: pane, waitingAtMost: .seconds(1)) else {
+            message = "Cannot take back yet: the typing is not saved"
+            return
+        }
+        do {
+            let owner = owner(of: line)
+            let before = stack.state.undo.count
+            guard
+                let event = try stack.revert(line.step, of: owner === stack ? nil : owner)
+            else { return }
+            pane.historyPanel = nil
+            reveal(event, in: pane)
+            message = describe(
+                event, changedNothing: stack.state.undo.count == before, tookBack: true)
+        } catch {
+            message = ErrorWords.describe(error)
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import SQLiteUndo
+
+/// A pane's history (Alt-H): its undo stack's steps, newest at the top, with the steps it
+/// undid above a "now" line; or, opened from an article, the steps of every pane that touched
+/// it. Holds a view of the lists (a history of 100k steps is not copied) and the selection,
+/// kept on the same step when the lists change.
+struct HistoryPanel {
+    enum Scope: Equatable {
+        /// The pane's own stack.
+        case pane
+        /// Every stack's steps that touched the article.
+        case article(Int64)
+    }
+
+    /// One step as the panel lists it.
+    struct Line: Equatable {
+        let step: UndoStep
+        /// The stack the step belongs to.
+        let stackID: String
+        /// On the redo list: shown dimmed, above "now".
+        let isUndone: Bool
+    }
+
+    let scope: Scope
+    /// The pane scope's lists.
+    private var history: UndoHistory?
+    /// The article scope's steps, newest first.
+    private var rowSteps: [UndoRowStep] = []
+    /// The selected line's index.
+    private(set) var selected = 0
+    /// The first line shown.
+    var top = 0
+    /// `NotesApp.commits` when the lists were read; nil: read them at the next draw.
+    var commitsSeen: Int?
+    /// What each step touched, in words (`StepWords`), by step id: read for the lines shown.
+    var words: [Int64: String] = [:]
+
+    init(scope: Scope) {
+        self.scope = scope
+    }
+
+    /// Where the "now" line is: below the undone steps (the pane scope only).
+    var nowIndex: Int? { scope == .pane ? history?.redo.count ?? 0 : nil }
+
+    var lineCount: Int {
+        guard scope == .pane else { return rowSteps.count }
+        return (history?.redo.count ?? 0) + 1 + (history?.undo.count ?? 0)
+    }
+
+    var stepCount: Int { scope == .pane ? lineCount - 1 : lineCount }
+
+    /// The line at `index`, or nil for the "now" line.
+    func line(at index: Int, stackID: String) -> Line? {
+        switch scope {
+        case .pane:
+            guard let history else { return nil }
+            let redo = history.redo
+            if index < redo.count {
+                return Line(step: redo[redo.count - 1 - index], stackID: stackID, isUndone: true)
+            }
+            let undoIndex = index - redo.count - 1
+            guard history.undo.indices.contains(undoIndex) else { return nil }
+            return Line(step: history.undo[undoIndex], stackID: stackID, isUndone: false)
+        case .article:
+            guard rowSteps.indices.contains(index) else { return nil }
+            let step = rowSteps[index]
+            return Line(step: step.step, stackID: step.stackID, isUndone: step.isUndone)
+        }
+    }
+
+    /// Takes the lists as they are now, keeping the selection on the step it was on (else at
+    /// its place).
+    mutating func update(history: UndoHistory, stackID: String) {
+        let kept = line(at: selected, stackID: stackID)?.step.id
+        self.history = history
+        reselect(kept, stackID: stackID)
+    }
+
+    mutating func update(rowSteps: [UndoRowStep], stackID: String) {
+        let kept = line(at: selected, stackID: stackID)?.step.id
+        self.rowSteps = rowSteps
+        reselect(kept, stackID: stackID)
+    }
+
+    private mutating func reselect(_ id: Int64?, stackID: String) {
+        if let id,
+            let index = (0..<lineCount).first(where: {
+                line(at: $0, stackID: stackID)?.step.id == id
+            })
+        {
+            selected = index
+        } else {
+            select(selected, stackID: stackID, direction: 1)
+        }
+    }
+
+    /// Selects the newest step done (the first line below "now"), or the first line.
+    mutating func selectNewestDone(stackID: String) {
+        select((nowIndex ?? -1) + 1, stackID: stackID, direction: -1)
+    }
+
+    /// Moves the selection by `delta` lines, over the "now" line.
+    mutating func move(by delta: Int, stackID: String) {
+        select(selected + delta, stackID: stackID, direction: delta < 0 ? -1 : 1)
+    }
+
+    /// Selects line `index` (clamped); on the "now" line, the next step in `direction`.
+    mutating func select(_ index: Int, stackID: String, direction: Int) {
+        selected = max(0, min(index, lineCount - 1))
+        if line(at: selected, stackID: stackID) == nil, lineCount > 1 {
+            let next = selected + direction
+            selected = (0..<lineCount).contains(next) ? next : selected - direction
+        }
+    }
+
+    /// Keeps the selection within `height` rows from `top`.
+    mutating func fit(height: Int) {
+        let height = max(1, height)
+        if selected < top { top = selected }
+        if selected >= top + height { top = selected - height + 1 }
+        top = max(0, min(top, max(0, lineCount - height)))
+    }
+}

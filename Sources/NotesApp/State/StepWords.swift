@@ -1,0 +1,75 @@
+import Foundation
+import NoteStore
+import SQLiteDatabase
+import SQLiteUndo
+
+/// What a step touched, in words, for the history panel: "Art 012", "Art 3: Body", "Jane Doe
+/// and 5 articles". Rows that are gone now are named by the values the step logged.
+@MainActor
+enum StepWords {
+    /// The words for `step` of `stack`, and how many rows it wrote.
+    static func describe(_ step: UndoStep, of stack: UndoStack, in database: DatabaseQueue)
+        throws -> (words: String, rows: Int)
+    {
+        let rows = try stack.rows(of: step)
+        let chunks = rows.ids(for: ArticleChunk.self) ?? []
+        var articles = rows.ids(for: Article.self) ?? []
+        let authors = rows.ids(for: Author.self) ?? []
+        let (titles, names) = try database.read { db in
+            if !chunks.isEmpty {
+                articles.formUnion(try Notebook.articleIDs(ofChunks: chunks, db))
+            }
+            return (
+                try articles.count == 1
+                    ? Notebook.articleWithoutBody(db, id: articles.first!)?.title : nil,
+                try authors.count == 1 ? Notebook.authorName(db, id: authors.first!) : nil
+            )
+        }
+        // Rows gone now: named as the step logged them.
+        let title =
+            try articles.count != 1
+            ? nil
+            : titles
+                ?? text(
+                    try stack.values(of: step, column: "title", in: Article.self)[articles.first!])
+        let name =
+            try authors.count != 1
+            ? nil
+            : names
+                ?? text(try stack.values(of: step, column: "name", in: Author.self)[authors.first!])
+        let article = title.map { $0.isEmpty ? ArticleView.untitled : $0 } ?? "an article"
+        let author = name ?? "an author"
+        var words: String
+        switch (articles.count, authors.count) {
+        case (0, 0): words = ""
+        case (0, 1): words = author
+        case (0, _): words = counted(authors.count, "author")
+        case (1, 0): words = article
+        case (_, 0): words = counted(articles.count, "article")
+        case (1, 1): words = "\(article), \(author)"
+        case (_, 1): words = "\(author) and \(counted(articles.count, "article"))"
+        default:
+            words = "\(counted(authors.count, "author")) and \(counted(articles.count, "article"))"
+        }
+        if step.name == "Typing", articles.count == 1, authors.isEmpty {
+            words += chunks.isEmpty ? ": Title" : ": Body"
+        }
+        return (words, articles.count + chunks.count + authors.count)
+    }
+
+    private static func text(_ value: SQLiteValue?) -> String? {
+        if case .text(let text) = value { text } else { nil }
+    }
+
+    /// "now", "12 s ago", "5 min ago", "3 h ago", "2 days ago".
+    static func ago(_ date: Date, now: Date) -> String {
+        let seconds = max(0, Int(now.timeIntervalSince(date)))
+        switch seconds {
+        case ..<5: return "now"
+        case ..<60: return "\(seconds) s ago"
+        case ..<3600: return "\(seconds / 60) min ago"
+        case ..<86_400: return "\(seconds / 3600) h ago"
+        default: return counted(seconds / 86_400, "day") + " ago"
+        }
+    }
+}
