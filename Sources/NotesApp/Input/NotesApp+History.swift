@@ -79,7 +79,8 @@ extension NotesApp {
         case .goTo:
             return goTo(panel.line(at: panel.selected, stackID: pane.stackID), in: pane)
         case .takeBack:
-            return takeBack(panel.line(at: panel.selected, stackID: pane.stackID), in: pane)
+            return takeBack(
+                panel.line(at: panel.selected, stackID: pane.stackID), of: panel, in: pane)
         }
         pane.historyPanel = panel
         refreshHistory(of: pane, height: screenLayout.listHeight(focus))
@@ -186,7 +187,7 @@ extension NotesApp {
 
     /// x: takes back the selected step only, as a new step of this pane; later steps' changes
     /// are kept and named.
-    private func takeBack(_ line: HistoryPanel.Line?, in pane: Pane) {
+    private func takeBack(_ line: HistoryPanel.Line?, of panel: HistoryPanel, in pane: Pane) {
         guard let line, let stack = pane.stack else { return }
         guard !line.isUndone else {
             message = "\(line.step.name) is undone: Enter redoes up to it"
@@ -204,10 +205,34 @@ extension NotesApp {
             else { return }
             pane.historyPanel = nil
             reveal(event, in: pane)
-            message = describe(
-                event, changedNothing: stack.state.undo.count == before, tookBack: true)
+            let changedNothing = stack.state.undo.count == before
+            message = describe(event, changedNothing: changedNothing, tookBack: true)
+            // Text merges keep later typing without a conflict to name: the panel knows who
+            // wrote the article since.
+            let later = laterWriters(than: panel.selected, in: panel, of: pane)
+            if !changedNothing, keptClauses(of: event, changedNothing: false).isEmpty,
+                !later.isEmpty
+            {
+                message! += "; kept what \(later.joined(separator: " and ")) did since"
+            }
         } catch {
             message = ErrorWords.describe(error)
         }
+    }
+
+    /// The panes whose steps done after line `index` are listed in an article's history.
+    private func laterWriters(than index: Int, in panel: HistoryPanel, of pane: Pane)
+        -> [String]
+    {
+        guard case .article = panel.scope else { return [] }
+        var names: [String] = []
+        for later in 0..<index {
+            guard let line = panel.line(at: later, stackID: pane.stackID), !line.isUndone else {
+                continue
+            }
+            let name = paneName(ofStack: line.stackID)
+            if !names.contains(name) { names.append(name) }
+        }
+        return names
     }
 }
