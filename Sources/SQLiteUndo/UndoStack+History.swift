@@ -81,23 +81,31 @@ extension UndoStack {
     /// The rows `step` wrote (as they were keyed when it wrote them), read from its log.
     /// - Throws: `SQLiteError`.
     public func rows(of step: UndoStep) throws -> UndoStepRows {
+        try rows(of: [step])[0]
+    }
+
+    /// The rows each of `steps` wrote, in order, read in one go (the lines a history view shows).
+    /// - Throws: `SQLiteError`.
+    public func rows(of steps: [UndoStep]) throws -> [UndoStepRows] {
         let names = engine.trackedTables.withLock { $0.mapValues(\.name) }
-        let rows = try engine.database.read { db in
-            try db.fetchAll(
-                Row.self,
-                """
-                SELECT DISTINCT tableId, coalesce(newRowid, oldRowid) FROM \(UndoLogSchema.log)
-                WHERE \(UndoLogSchema.filedRows())
-                """, [.integer(step.entry)])
+        return try engine.database.read { db in
+            try steps.map { step in
+                var found: [String: Set<Int64>] = [:]
+                for row in try db.fetchAll(
+                    Row.self,
+                    """
+                    SELECT DISTINCT tableId, coalesce(newRowid, oldRowid)
+                    FROM \(UndoLogSchema.log) WHERE \(UndoLogSchema.filedRows())
+                    """, [.integer(step.entry)])
+                {
+                    guard let name = names[try row.decode(at: 0)],
+                        let rowid = try row.decode(at: 1, as: Int64?.self)
+                    else { continue }
+                    found[name, default: []].insert(rowid)
+                }
+                return UndoStepRows(rows: found)
+            }
         }
-        var found: [String: Set<Int64>] = [:]
-        for row in rows {
-            guard let name = names[try row.decode(at: 0)],
-                let rowid = try row.decode(at: 1, as: Int64?.self)
-            else { continue }
-            found[name, default: []].insert(rowid)
-        }
-        return UndoStepRows(rows: found)
     }
 
     /// The values `column` of `table` held before `step` was done, by rowid, for the rows the
@@ -153,7 +161,7 @@ extension UndoStack {
     ///   undone); what `undo()` throws, after the undos before it.
     @discardableResult
     public func undo(to step: UndoStep) throws -> [UndoEvent] {
-        guard history.undo.contains(where: { $0.id == step.id }) else {
+        guard lists(.undo, hold: step) else {
             throw UndoError.stepNotFound(step.name)
         }
         var events: [UndoEvent] = []
@@ -170,7 +178,7 @@ extension UndoStack {
     ///   redone); what `redo()` throws, after the redos before it.
     @discardableResult
     public func redo(to step: UndoStep) throws -> [UndoEvent] {
-        guard history.redo.contains(where: { $0.id == step.id }) else {
+        guard lists(.redo, hold: step) else {
             throw UndoError.stepNotFound(step.name)
         }
         var events: [UndoEvent] = []
@@ -178,5 +186,14 @@ extension UndoStack {
             events.append(event)
         }
         return events
+    }
+
+    /// Whether `list` holds `step` (not a step whose block still runs): read from the entries,
+    /// no step made, as a take-back 10k steps deep checks it.
+    func lists(_ list: UndoLogSchema.List, hold step: UndoStep) -> Bool {
+        let open = runningEntryIDs()
+        return entries.withLock { entries in
+            entries[list].contains { $0.stepID == step.id && !open.contains($0.id) }
+        }
     }
 }

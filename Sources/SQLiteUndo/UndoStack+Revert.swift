@@ -23,7 +23,7 @@ extension UndoStack {
     @discardableResult
     public func revert(_ step: UndoStep, of owner: UndoStack? = nil) throws -> UndoEvent? {
         let owner = owner ?? self
-        guard owner.history.undo.contains(where: { $0.id == step.id }) else {
+        guard owner.lists(.undo, hold: step) else {
             throw UndoError.stepNotFound(step.name)
         }
         let name = "Take back \(step.name)"

@@ -65,6 +65,7 @@ enum BenchGroup: String, CaseIterable, Equatable, Hashable {
     case undo
     case singleRow = "single-row"
     case history
+    case historyPanel = "history-panel"
     case app
     case memory
     case log

@@ -40,6 +40,10 @@ enum BenchRunner {
             Progress.note("undo with \(config.longHistory) barriers of history")
             results += try HistoryBenchmark(config: config).run()
         }
+        if runs(.historyPanel) {
+            Progress.note("history panel and take-backs")
+            results += try HistoryPanelBenchmarks(config: config, folder: folder).run()
+        }
         if runs(.app) || runs(.memory) {
             Progress.note(
                 "seeding notebooks of \(config.bigNotebook) and \(config.smallNotebook) articles")

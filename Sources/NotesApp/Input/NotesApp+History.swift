@@ -39,7 +39,7 @@ extension NotesApp {
         let now = commits.value
         if panel.commitsSeen != now {
             panel.commitsSeen = now
-            panel.words = [:]
+            panel.words = stepWords.commits == now ? stepWords.words : [:]
             switch panel.scope {
             case .pane:
                 panel.update(history: stack.history, stackID: pane.stackID)
@@ -50,14 +50,23 @@ extension NotesApp {
         }
         if let height {
             panel.fit(height: height)
+            // The lines shown that have no words yet, by the stack their step belongs to.
+            var missing: [String: [UndoStep]] = [:]
             for index in panel.top..<min(panel.lineCount, panel.top + height) {
                 guard let line = panel.line(at: index, stackID: pane.stackID),
-                    panel.words[line.step.id] == nil, let owner = owner(of: line)
+                    panel.words[line.step.id] == nil
                 else { continue }
-                panel.words[line.step.id] =
-                    (try? StepWords.describe(line.step, of: owner, in: database).words) ?? ""
+                missing[line.stackID, default: []].append(line.step)
+            }
+            for (stackID, steps) in missing {
+                guard let owner = try? engine?.stack(id: stackID) else { continue }
+                let words = try? StepWords.describe(steps, of: owner, in: database)
+                for (index, step) in steps.enumerated() {
+                    panel.words[step.id] = words?[index].words ?? ""
+                }
             }
         }
+        stepWords = (now, panel.words)
         pane.historyPanel = panel
     }
 

@@ -28,6 +28,9 @@ public final class NotesApp {
     /// with the engine's, so that no test depends on how fast it runs).
     var clock: @Sendable () -> Date = { Date() }
     var overlay: Overlay?
+    /// What the history panel's steps touched, in words, by step id, with `commits` when they
+    /// were read: a panel opened again while nothing was written reads none of them again.
+    var stepWords: (commits: Int, words: [Int64: String]) = (-1, [:])
     /// Keys, pastes and clicks that came while the terminal was too small to show the panes,
     /// handled in order once it is big enough again (`TooSmallTerminal`).
     var heldWhileTooSmall = TooSmallTerminal()

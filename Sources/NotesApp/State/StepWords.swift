@@ -11,31 +11,63 @@ enum StepWords {
     static func describe(_ step: UndoStep, of stack: UndoStack, in database: DatabaseQueue)
         throws -> (words: String, rows: Int)
     {
-        let rows = try stack.rows(of: step)
-        let chunks = rows.ids(for: ArticleChunk.self) ?? []
-        var articles = rows.ids(for: Article.self) ?? []
-        let authors = rows.ids(for: Author.self) ?? []
-        let (titles, names) = try database.read { db in
-            if !chunks.isEmpty {
-                articles.formUnion(try Notebook.articleIDs(ofChunks: chunks, db))
+        try describe([step], of: stack, in: database)[0]
+    }
+
+    /// What a step touched: its rows, and the names of its one article and one author.
+    private struct Touched {
+        var chunks: Set<Int64>
+        var articles: Set<Int64>
+        var authors: Set<Int64>
+        var title: String?
+        var name: String?
+    }
+
+    /// The words for each of `steps` of `stack`, read in two transactions whatever their
+    /// number (the lines of a panel).
+    static func describe(_ steps: [UndoStep], of stack: UndoStack, in database: DatabaseQueue)
+        throws -> [(words: String, rows: Int)]
+    {
+        let rows = try stack.rows(of: steps)
+        let touched = try database.read { db in
+            try rows.map { rows in
+                var touched = Touched(
+                    chunks: rows.ids(for: ArticleChunk.self) ?? [],
+                    articles: rows.ids(for: Article.self) ?? [],
+                    authors: rows.ids(for: Author.self) ?? [])
+                if !touched.chunks.isEmpty {
+                    touched.articles.formUnion(
+                        try Notebook.articleIDs(ofChunks: touched.chunks, db))
+                }
+                if touched.articles.count == 1 {
+                    touched.title = try Notebook.articleWithoutBody(
+                        db, id: touched.articles.first!)?.title
+                }
+                if touched.authors.count == 1 {
+                    touched.name = try Notebook.authorName(db, id: touched.authors.first!)
+                }
+                return touched
             }
-            return (
-                try articles.count == 1
-                    ? Notebook.articleWithoutBody(db, id: articles.first!)?.title : nil,
-                try authors.count == 1 ? Notebook.authorName(db, id: authors.first!) : nil
-            )
         }
+        return try zip(steps, touched).map { try words(for: $0, $1, of: stack) }
+    }
+
+    private static func words(for step: UndoStep, _ touched: Touched, of stack: UndoStack)
+        throws -> (words: String, rows: Int)
+    {
+        let (chunks, articles, authors) = (touched.chunks, touched.articles, touched.authors)
         // Rows gone now: named as the step logged them.
         let title =
             try articles.count != 1
             ? nil
-            : titles
+            : touched.title
                 ?? text(
-                    try stack.values(of: step, column: "title", in: Article.self)[articles.first!])
+                    try stack.values(of: step, column: "title", in: Article.self)[
+                        articles.first!])
         let name =
             try authors.count != 1
             ? nil
-            : names
+            : touched.name
                 ?? text(try stack.values(of: step, column: "name", in: Author.self)[authors.first!])
         let article = title.map { $0.isEmpty ? ArticleView.untitled : $0 } ?? "an article"
         let author = name ?? "an author"
