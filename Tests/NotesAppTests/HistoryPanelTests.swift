@@ -226,4 +226,65 @@ import Testing
                 ^W Next pane  ^T New pane  ^X Close pane  F1 Help
                 """)
     }
+
+    /// A run of typing in the middle of a long body (kept as packed edits of its chunk), taken
+    /// back from the panel after a later run elsewhere in the body: only its text goes, the
+    /// later run stays, and what the editor shows is what is stored.
+    @Test func aTypingRunInALongBodyIsTakenBackAlone() throws {
+        let fixture = try AppFixture(articles: 1, size: Size(width: 100, height: 20))
+        let line = "lorem ipsum dolor sit amet, 😀 consectetur adipiscing elit.\n"
+        let original = String(repeating: line, count: 800)
+        try fixture.db.write { try Notebook.updateBody($0, ofArticle: 1, to: original) }
+        fixture.press(.enter)
+        for _ in 0..<400 { fixture.press(.down) }
+        fixture.type("FIRST ")
+        fixture.press(.left, .right)
+        for _ in 0..<300 { fixture.press(.down) }
+        fixture.type("SECOND ")
+        fixture.press(.left, .right)
+        let stored = { try fixture.db.read { try Notebook.article($0, id: 1)?.body } }
+        let typed = try #require(try stored())
+        #expect(typed.contains("FIRST ") && typed.contains("SECOND "))
+        fixture.press(.alt("h"))
+        let lines = fixture.screen.split(separator: "\n")
+        #expect(lines[2].hasPrefix(" Pane 1 · Typing · Article 1: Body            now │"))
+        #expect(lines[3].hasPrefix(" Pane 1 · Typing · Article 1: Body            now │"))
+        fixture.press(.down, .character("x"))
+        #expect(fixture.app.message == "Took back Typing; kept what pane 1 did since")
+        let body = try #require(try stored())
+        #expect(body == typed.replacingOccurrences(of: "FIRST ", with: ""))
+        #expect(fixture.app.panes[0].editor?.body.text == body)
+        fixture.press(.control("z"))
+        #expect(try stored() == typed)
+        #expect(fixture.app.panes[0].editor?.body.text == typed)
+    }
+
+    /// The panel at 80x24 and 120x40: the same lines, "how long ago" at the right edge.
+    @Test(arguments: [(80, 24), (120, 40)])
+    func thePanelFillsAnyTerminal(width: Int, height: Int) throws {
+        let fixture = try AppFixture(
+            articles: 30, size: Size(width: width, height: height), panes: 1)
+        // 25 ratings of the article on top, 10 s apart: 1, 2, 1, 2, …
+        for index in 0..<25 {
+            fixture.press(.character(index.isMultiple(of: 2) ? "1" : "2"))
+            fixture.clock.advance(by: 10)
+        }
+        fixture.press(.alt("h"))
+        let lines = fixture.screen.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == height)
+        #expect(lines[1].hasPrefix(" 1 History · 25 steps"))
+        #expect(lines[2].hasPrefix("─") && lines[2].contains(" now "))
+        #expect(lines[3].hasPrefix(" Set Rating · Article "))
+        #expect(lines[3].hasSuffix("10 s ago"))
+        #expect(height < 28 || lines[27].hasSuffix("4 min ago"))
+        let shown = min(25, height - 6)
+        #expect(lines[3..<(3 + shown)].allSatisfy { $0.hasPrefix(" Set Rating · Article ") })
+        // End goes to the oldest: the panel scrolls, the selection stays on screen.
+        fixture.press(.end)
+        let scrolled = fixture.screen.split(separator: "\n", omittingEmptySubsequences: false)
+        let lastStep = scrolled[2..<(height - 3)].last { !$0.hasSuffix("│") && !$0.isEmpty }
+        #expect(lastStep?.hasPrefix(" Set Rating · Article 30") == true)
+        #expect(lastStep?.hasSuffix("4 min ago") == true)
+        #expect(fixture.app.message?.hasPrefix("Enter undoes 24 steps") == true)
+    }
 }
