@@ -182,8 +182,10 @@ extension UndoStack {
             throw UndoError.stepNotFound(step.name)
         }
         var events: [UndoEvent] = []
-        while history.undo.first?.id != step.id, let event = try redo() {
+        // Stops after the step's own redo, though one that restored nothing files nothing.
+        while let next = history.redo.first, let event = try redo() {
             events.append(event)
+            if next.id == step.id { break }
         }
         return events
     }

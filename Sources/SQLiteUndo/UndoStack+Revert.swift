@@ -82,14 +82,25 @@ extension UndoStack {
         }
     }
 
-    /// What `undo(to: step)` would do, without doing it: the event of each undo, in order.
-    /// Everything is rolled back.
+    /// What `undo(to: step)` would do, without doing it: the event of each undo, in order, as
+    /// the undos would deliver them (they run, in a transaction that is rolled back; the lists
+    /// are put back as they were after it).
     /// - Throws: `UndoError.stepNotFound` when `step` is not on the undo list; `SQLiteError`.
     public func previewUndo(to step: UndoStep) throws -> [UndoEvent] {
-        try preview { db in
-            let target = try undoEntry(of: step, db)
-            let newer = entries.withLock { $0.undo.filter { $0.position > target.position } }
-            return try newer.reversed().map { try takeBack($0, named: $0.name, db).event }
+        let saved = (entries.withLock { $0 }, settings.withLock { $0 })
+        defer {
+            entries.withLock { $0 = saved.0 }
+            settings.withLock { $0 = saved.1 }
+        }
+        return try preview { db in
+            _ = try undoEntry(of: step, db)
+            var events: [UndoEvent] = []
+            while let newest = top(of: .undo), newest.stepID != step.id,
+                let event = try replayTop(of: .undo, db)
+            {
+                events.append(event)
+            }
+            return events
         }
     }
 

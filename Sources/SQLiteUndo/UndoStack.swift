@@ -62,7 +62,7 @@ public final class UndoStack: Sendable {
     }
 
     /// The most recent entry of a list whose barriers all returned: what undo or redo replays.
-    private func top(of list: UndoLogSchema.List) -> StackEntry? {
+    func top(of list: UndoLogSchema.List) -> StackEntry? {
         let open = runningEntryIDs()
         return entries.withLock { $0[list].last { !open.contains($0.id) } }
     }
@@ -114,65 +114,13 @@ public final class UndoStack: Sendable {
     }
 
     private func replay(from list: UndoLogSchema.List) throws -> UndoEvent? {
-        let target: UndoLogSchema.List = list == .undo ? .redo : .undo
         // Its name names an error even when the transaction cannot begin.
         guard let expected = top(of: list) else { return nil }
         var replayed: StackEntry?
         let event: UndoEvent?
         do {
             event = try engine.database.write { db -> UndoEvent? in
-                // Chosen again inside the transaction: one queued before it may have filed a
-                // barrier (merged into this entry) or replayed this entry already.
-                guard let top = top(of: list) else { return nil }
-                replayed = top
-                #if UndoDiagnostics
-                    let brokenBefore = try UndoDiagnostics.brokenReferences(db)
-                #endif
-                try closeMergingInFile(except: nil, db)
-                let unpacked = try engine.unpackForReplay(
-                    entry: top.id, inverted: top.inverted, db)
-                let (inverse, reverted) = try engine.revert(
-                    barrier: top.id, inverted: top.inverted, named: top.name, db)
-                let conflicts = reverted.conflicts
-                let attributed =
-                    conflicts.isEmpty ? [] : try engine.attribute(conflicts, replaying: top.id, db)
-                var added: StackEntry?
-                if reverted.exact {
-                    // Restored exactly: the barrier, read the other way, is its own inverse.
-                    added = try move(top, to: target, db)
-                } else {
-                    // The inverse takes the entry's place (`UndoLogSchema.supersede`). An inverse
-                    // that restored nothing is not filed.
-                    added = try insertEntry(inverse, list: target, db)
-                    added?.step = top.stepID
-                    added?.stepAt = top.stepDate
-                    if let added {
-                        try UndoLogSchema.supersede(
-                            top.id, by: added.id, keptChanges: !conflicts.isEmpty, db)
-                    } else {
-                        try UndoLogSchema.deleteEntries([top.id], db)
-                    }
-                }
-                // What the replay rebuilt, and the edits its inverse recorded, kept as edits.
-                try UndoLogSchema.pack(entry: top.id, seqs: unpacked, db)
-                if let added, !reverted.exact, let start = inverse.logStart(in: engine) {
-                    try UndoLogSchema.pack(
-                        entry: added.id, from: start, slots: engine.mostSlots, db)
-                }
-                entries.withLock { entries in
-                    entries.remove(top.id, from: list)
-                    if let added { entries[target].append(added) }
-                }
-                #if UndoDiagnostics
-                    try UndoDiagnostics.check(
-                        stack: self, entries: entries.withLock { $0 }, brokenBefore: brokenBefore,
-                        db)
-                #endif
-                settings.withLock { $0.coalescible = nil }
-                return UndoEvent(
-                    kind: list == .undo ? .undo : .redo, name: top.name,
-                    affectedRows: reverted.affected,
-                    conflicts: attributed)
+                try replayTop(of: list, db) { replayed = $0 }
             }
         } catch {
             try? reload()
@@ -182,6 +130,63 @@ public final class UndoStack: Sendable {
         }
         if let event { deliver(event) }
         return event
+    }
+
+    /// Replays the top entry of `list` inside the open transaction and moves it (or its
+    /// inverse) to the other list, in the file and in `entries`; `noting` is told which entry
+    /// it replays. nil when the list is empty.
+    func replayTop(
+        of list: UndoLogSchema.List, _ db: Database, noting: (StackEntry) -> Void = { _ in }
+    ) throws -> UndoEvent? {
+        let target: UndoLogSchema.List = list == .undo ? .redo : .undo
+        // Chosen inside the transaction: one queued before it may have filed a barrier (merged
+        // into this entry) or replayed this entry already.
+        guard let top = top(of: list) else { return nil }
+        noting(top)
+        #if UndoDiagnostics
+            let brokenBefore = try UndoDiagnostics.brokenReferences(db)
+        #endif
+        try closeMergingInFile(except: nil, db)
+        let unpacked = try engine.unpackForReplay(entry: top.id, inverted: top.inverted, db)
+        let (inverse, reverted) = try engine.revert(
+            barrier: top.id, inverted: top.inverted, named: top.name, db)
+        let conflicts = reverted.conflicts
+        let attributed =
+            conflicts.isEmpty ? [] : try engine.attribute(conflicts, replaying: top.id, db)
+        var added: StackEntry?
+        if reverted.exact {
+            // Restored exactly: the barrier, read the other way, is its own inverse.
+            added = try move(top, to: target, db)
+        } else {
+            // The inverse takes the entry's place (`UndoLogSchema.supersede`). An inverse that
+            // restored nothing is not filed.
+            added = try insertEntry(inverse, list: target, db)
+            added?.step = top.stepID
+            added?.stepAt = top.stepDate
+            if let added {
+                try UndoLogSchema.supersede(
+                    top.id, by: added.id, keptChanges: !conflicts.isEmpty, db)
+            } else {
+                try UndoLogSchema.deleteEntries([top.id], db)
+            }
+        }
+        // What the replay rebuilt, and the edits its inverse recorded, kept as edits.
+        try UndoLogSchema.pack(entry: top.id, seqs: unpacked, db)
+        if let added, !reverted.exact, let start = inverse.logStart(in: engine) {
+            try UndoLogSchema.pack(entry: added.id, from: start, slots: engine.mostSlots, db)
+        }
+        entries.withLock { entries in
+            entries.remove(top.id, from: list)
+            if let added { entries[target].append(added) }
+        }
+        #if UndoDiagnostics
+            try UndoDiagnostics.check(
+                stack: self, entries: entries.withLock { $0 }, brokenBefore: brokenBefore, db)
+        #endif
+        settings.withLock { $0.coalescible = nil }
+        return UndoEvent(
+            kind: list == .undo ? .undo : .redo, name: top.name, affectedRows: reverted.affected,
+            conflicts: attributed)
     }
 
     // MARK: Registration

@@ -137,8 +137,7 @@ import Testing
 
     /// Redoing up to a step whose redo restores nothing (another stack changed since what its
     /// undo restored, so nothing is filed) stops there: the steps after it stay to redo.
-    @Test(.disabled("engine bug: redo(to:) goes on redoing past a step whose redo files nothing"))
-    func redoingToAStepThatRestoresNothingStopsThere() throws {
+    @Test func redoingToAStepThatRestoresNothingStopsThere() throws {
         let notebook = try Notebook(stamps: false)
         defer { try? FileManager.default.removeItem(at: notebook.folder) }
         let pane = try notebook.engine.stack(id: "pane")
@@ -153,6 +152,27 @@ import Testing
         #expect(events.map(\.name) == ["Rate 1"])
         #expect(try notebook.values() == [7, 0, 0])
         #expect(pane.history.redo.map(\.name) == ["Rate 2"])
+    }
+
+    /// A preview of `undo(to:)` names who made the changes each undo would keep as the undos
+    /// then do, a value an earlier undo of the same run wrote included.
+    @Test func previewingUndosNamesWhatAnEarlierUndoOfTheRunWrote() throws {
+        let notebook = try Notebook()
+        defer { try? FileManager.default.removeItem(at: notebook.folder) }
+        let pane = try notebook.engine.stack(id: "pane")
+        let other = try notebook.engine.stack(id: "other")
+        try notebook.set(2, to: 1, on: pane, "Rate B", at: 1)
+        try notebook.set(1, to: 1, on: pane, "Rate 1", at: 2)
+        try notebook.set(1, to: 5, on: other, "Their rating", at: 3)
+        try notebook.set(1, to: 6, on: pane, "Rate 6", at: 4)
+        let target = try #require(pane.history.undo.last)  // Rate B
+        let preview = try pane.previewUndo(to: target)
+        let events = try pane.undo(to: target)
+        // Rate 1's undo keeps the value (and the stamp) that Rate 6's undo, now on the redo
+        // list, wrote back.
+        #expect(events.map(\.name) == ["Rate 6", "Rate 1"])
+        #expect(events.last?.conflicts.map(\.keptFrom) == ["pane", "pane"])
+        #expect(preview == events)
     }
 
     @Test func theHistoryIsBoundedByLevelsOfUndo() throws {
@@ -313,5 +333,43 @@ import Testing
         try other.undo()
         #expect(try notebook.values() == [1, 2, 0])
         #expect(try pane.previewRevert(rate) { _ in () }.restores)
+    }
+
+    /// A row an undo re-created, whose log left history with the redo list at the log's end,
+    /// and a later change to it: an undo that keeps that change names the stack that made it.
+    /// (The log's last rows deleted, their `seq`s are given again to later changes, which then
+    /// read as older than the re-creation `sqliteundo_retired_moves` keeps at those `seq`s.
+    /// Two more log rows before "Rename" and it passes.) An attribution fault, not a history
+    /// one: `ConflictTests` is its place once fixed.
+    @Test(.disabled("engine bug: a change at a reused log seq reads as older than a retired move"))
+    func aChangeToARowAnUndoneDeleteBroughtBackIsNamed() throws {
+        let notebook = try Notebook(stamps: false)
+        defer { try? FileManager.default.removeItem(at: notebook.folder) }
+        let pane = try notebook.engine.stack(id: "pane")
+        let other = try notebook.engine.stack(id: "other")
+        let third = try notebook.engine.stack(id: "third")
+        func write(_ sql: String, on stack: UndoStack, _ name: String) throws {
+            try withUndoStack(stack) {
+                try undoable(name) { try notebook.db.write { try $0.execute(sql) } }
+            }
+        }
+        try write("UPDATE items SET name = 't' WHERE id = 2", on: third, "Name")
+        try write(
+            "DELETE FROM items WHERE id = 2; DELETE FROM items WHERE id = 3;"
+                + " UPDATE items SET value = 1 WHERE id = 1", on: pane, "Delete")
+        // Kept by the undo below, which then records its inverse at the log's end.
+        try write("UPDATE items SET value = 5 WHERE id = 1", on: other, "Rate")
+        try withUndoStack(pane) {
+            try undoable("Edit") {
+                try notebook.db.write { try $0.execute("UPDATE items SET name = 'e' WHERE id = 1") }
+                // The delete undone meanwhile; its inverse leaves history as "Edit" registers.
+                try pane.undo()
+            }
+        }
+        #expect(pane.history.redo.isEmpty)
+        try write("UPDATE items SET name = 'z' WHERE id = 2", on: other, "Rename")
+        let event = try #require(try third.undo())
+        #expect(event.conflicts.map(\.column) == ["name"])
+        #expect(event.conflicts.map(\.keptFrom) == ["other"])
     }
 }

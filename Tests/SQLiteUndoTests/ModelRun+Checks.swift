@@ -3,23 +3,26 @@ import SQLiteDatabase
 @testable import SQLiteUndo
 
 /// What a run checks after each step: the tracked tables against the model (every column, exact
-/// values), the stacks' names, the FTS5 index's integrity, each undo's conflicts, and now and then
-/// a round trip of undos and redos.
+/// values), the stacks' names, the FTS5 index's integrity, each undo's conflicts, each take-back's
+/// event, previews against what was then done, and now and then a round trip of undos and redos.
 extension ModelRun {
     /// Every tracked table's rows, ordered by key, with the model's columns in order.
     typealias Snapshot = [String: [[SQLiteValue]]]
 
     func snapshot() throws -> Snapshot {
-        try db.read { db in
-            var tables: Snapshot = [:]
-            for table in ModelSchema.trackedTables {
-                let columns = (["id"] + model.columns[table, default: []]).joined(separator: ", ")
-                tables[table] = try db.fetchAll(
-                    Row.self, "SELECT \(columns) FROM \(table) ORDER BY id"
-                ).map(\.values)
-            }
-            return tables
+        try db.read { try snapshot(in: $0) }
+    }
+
+    /// The tracked tables as `db` reads them (inside a transaction: with what it wrote).
+    func snapshot(in db: Database) throws -> Snapshot {
+        var tables: Snapshot = [:]
+        for table in ModelSchema.trackedTables {
+            let columns = (["id"] + model.columns[table, default: []]).joined(separator: ", ")
+            tables[table] = try db.fetchAll(
+                Row.self, "SELECT \(columns) FROM \(table) ORDER BY id"
+            ).map(\.values)
         }
+        return tables
     }
 
     func modelSnapshot() -> Snapshot {
@@ -104,6 +107,89 @@ extension ModelRun {
                     + "\(conflict.keptFrom ?? "nil"), model: \(kept.map { "\($0)" } ?? "nil") "
                     + "from \(keptFrom ?? "nil") (\(model.describeWriter(conflict.table, conflict.rowid, column)))"
             }
+        }
+        return nil
+    }
+
+    /// What a take-back's event says that the model's take-back does not: another kind or name;
+    /// among its affected rows, a row the step never wrote, or none for a row the take-back
+    /// changed (by its key after the take-back); among its conflicts, none for a column the
+    /// model kept. (`conflictMismatch` checks what the conflicts say.)
+    static func takeBackMismatch(_ event: UndoEvent, _ expected: ReferenceModel.TakeBack)
+        -> String?
+    {
+        let name = expected.record.name
+        guard event.kind == .undo, event.name == name else {
+            return "take back gave \(event.kind) \(event.name), model: undo \(name)"
+        }
+        var written: [String: Set<Int64>] = [:]
+        for change in expected.step.changes {
+            written[change.table, default: []].formUnion(
+                [change.original, change.current].compactMap { $0 })
+        }
+        for (table, rowids) in event.affectedRows.sorted(by: { $0.key < $1.key }) {
+            let others = rowids.subtracting(written[table] ?? [])
+            if !others.isEmpty {
+                return
+                    "\(name) affected \(table) rows \(others.sorted()), which its step never wrote"
+            }
+        }
+        for change in expected.record.changes where ReferenceModel.isEffective(change) {
+            guard let rowid = change.current ?? change.original,
+                !(event.affectedRows[change.table]?.contains(rowid) ?? false)
+            else { continue }
+            return "\(name) changed \(change.table) row \(rowid), not among its affected rows "
+                + "\(event.affectedRows)"
+        }
+        let reported = Set(
+            event.conflicts.compactMap { conflict in
+                conflict.column.map {
+                    ReferenceModel.KeptCell(
+                        row: ReferenceModel.RowKey(table: conflict.table, rowid: conflict.rowid),
+                        column: $0)
+                }
+            })
+        guard let missing = expected.kept.subtracting(reported).first else { return nil }
+        return "\(name) kept \(missing.row.table).\(missing.column) of row \(missing.row.rowid) "
+            + "without a conflict; conflicts: \(event.conflicts)"
+    }
+
+    /// How a preview's event differs from what was then done, or nil: its name, the rows it
+    /// touched, or the changes it kept (value, reason and stack).
+    static func difference(_ preview: UndoEvent, _ done: UndoEvent) -> String? {
+        func kept(_ event: UndoEvent) -> [String] {
+            event.conflicts.map { conflict in
+                "\(conflict) (\(conflict.kept.map { "\($0)" } ?? "nil"), \(conflict.reason), "
+                    + "from \(conflict.keptFrom ?? "nil"))"
+            }
+        }
+        if preview.kind != done.kind || preview.name != done.name {
+            return "is \(preview.kind) \(preview.name), not \(done.kind) \(done.name)"
+        }
+        if preview.affectedRows != done.affectedRows {
+            return "touches \(preview.affectedRows), not \(done.affectedRows)"
+        }
+        if kept(preview) != kept(done) { return "keeps \(kept(preview)), not \(kept(done))" }
+        return nil
+    }
+
+    /// What a take-back's preview (made just before it) says that the take-back does not: its
+    /// event, whether it changes anything, or the tables with the step taken back (which must
+    /// be the model's after the take-back).
+    func previewMismatch(
+        _ preview: (event: UndoEvent, restores: Bool, value: Snapshot), of event: UndoEvent,
+        restoring: Bool
+    ) -> String? {
+        if let difference = Self.difference(preview.event, event) {
+            return "the take-back's preview \(difference)"
+        }
+        if preview.restores != restoring {
+            return "preview says it restores: \(preview.restores), model: \(restoring)"
+        }
+        let expected = modelSnapshot()
+        for table in ModelSchema.trackedTables where preview.value[table] != expected[table] {
+            return "preview read \(table) "
+                + Self.difference(preview.value[table] ?? [], expected[table] ?? [])
         }
         return nil
     }

@@ -91,8 +91,14 @@ struct ModelRun {
             return try writeWithUndoDisabled()
         case 0..<47:
             return try barrier(on: stack, nested: random.below(8) == 0)
+        case 47..<52 where features.contains(.history):
+            return try takeBack()
+        case 52..<54 where features.contains(.history):
+            return try replayToAStep(undoing: true)
         case 47..<72:
             return try replay(stackID, undoing: true).described
+        case 72..<74 where features.contains(.history):
+            return try replayToAStep(undoing: false)
         case 72..<100 where random.below(2000) == 0:
             try reopen()
             return "reopen"
@@ -293,6 +299,144 @@ struct ModelRun {
         if random.below(2) == 0 { try advanceClock() }
         let stackID = Self.stackIDs[random.below(4)]
         return "(" + (try replay(stackID, undoing: random.below(2) == 0).described) + ")"
+    }
+
+    // MARK: History
+
+    /// A random stack whose undo (or redo) list has a step, and its steps, newest first.
+    mutating func stackWithSteps(undoing: Bool) throws -> (UndoStack, UndoSteps)? {
+        var lists: [(UndoStack, UndoSteps)] = []
+        for id in Self.stackIDs {
+            let stack = try engine.stack(id: id)
+            let steps = undoing ? stack.history.undo : stack.history.redo
+            if !steps.isEmpty { lists.append((stack, steps)) }
+        }
+        return lists.isEmpty ? nil : lists[random.below(lists.count)]
+    }
+
+    /// Takes back a random past step of a random stack (`UndoStack.revert`): often one of the
+    /// last few, sometimes any, deep in a list of up to 1,000; now and then through another
+    /// stack (`revert(_:of:)`), whose step the take-back then is. In the model, the same
+    /// take-back (`ReferenceModel.takeBack`); an outcome or event it does not expect is noted in
+    /// `issue`. Sometimes previewed first (`previewRevert`): the same event, and the tables the
+    /// model has after the take-back.
+    mutating func takeBack() throws -> String {
+        guard let (owner, steps) = try stackWithSteps(undoing: true) else {
+            return "take back: no stack has a step"
+        }
+        let reach = [3, 40, steps.count][random.below(3)]
+        let depth = random.below(min(steps.count, reach))
+        let step = steps[depth]
+        let taker =
+            random.below(4) == 0 ? try engine.stack(id: Self.stackIDs[random.below(4)]) : owner
+        let previewing = random.below(4) == 0
+        nextRecordID += 1
+        // Conflicts are read in the model as it was when the take-back began (see `replay`).
+        let before = model
+        var described = "take back \(step.name) (\(depth) below the top) of \(owner.id)"
+        if taker !== owner { described += " on \(taker.id)" }
+        guard
+            let expected = model.takeBack(
+                depth, of: owner.id, by: taker.id, recordID: nextRecordID),
+            expected.step.name == step.name
+        else {
+            note("\(described): the model's step \(depth) is another")
+            return described
+        }
+        var preview: (event: UndoEvent, restores: Bool, value: Snapshot)?
+        do {
+            if previewing {
+                preview = try taker.previewRevert(step, of: owner) { try snapshot(in: $0) }
+            }
+        } catch {
+            if expected.outcome != .failed { note("\(described): its preview threw \(error)") }
+        }
+        do {
+            let event = try taker.revert(step, of: owner)
+            if expected.outcome == .failed {
+                note("\(described) succeeded where the model's would break UNIQUE(code)")
+            } else if let event {
+                note(Self.takeBackMismatch(event, expected))
+                if features.contains(.attribution) {
+                    note(
+                        Self.conflictMismatch(event, in: before, replaying: expected.step.actionID))
+                }
+                if let preview {
+                    note(previewMismatch(preview, of: event, restoring: expected.record.wrote))
+                }
+            } else {
+                note("\(described) returned nil")
+            }
+        } catch {
+            if expected.outcome != .failed { note("\(described) threw \(error)") }
+        }
+        switch expected.outcome {
+        case .failed: return described + " (fails: UNIQUE)"
+        case _ where !expected.record.wrote: return described + ", nothing filed"
+        default: return described
+        }
+    }
+
+    /// Undoes a random stack's steps down to one of its undo list (`UndoStack.undo(to:)`), or
+    /// redoes them up to one of its redo list (`redo(to:)`), mostly a few, sometimes dozens: in
+    /// the model, as many undos or redos, one at a time; each event is checked as `replay`
+    /// checks an undo's. Undos are sometimes previewed first (`previewUndo(to:)`): the same
+    /// events.
+    mutating func replayToAStep(undoing: Bool) throws -> String {
+        let verb = undoing ? "undo" : "redo"
+        guard let (stack, steps) = try stackWithSteps(undoing: undoing) else {
+            return "\(verb) to a step: no stack has one"
+        }
+        let depth = random.below(min(steps.count, random.below(4) == 0 ? 40 : 8))
+        let step = steps[depth]
+        // Undo to a step: the ones above it; redo to a step: it and the ones before it.
+        let count = undoing ? depth : depth + 1
+        let start = model
+        var expected: [(name: String, before: ReferenceModel, action: Int)] = []
+        var outcome = ReferenceModel.Replay.replayed
+        for _ in 0..<count where outcome == .replayed {
+            nextRecordID += 1
+            let before = model
+            let record = before.top(of: stack.id, undoing: undoing)
+            outcome = model.replay(stack: stack.id, undoing: undoing, inverseID: nextRecordID)
+            if outcome == .replayed, let record {
+                expected.append((record.name, before, record.actionID))
+            }
+        }
+        let described =
+            "\(verb) to \(step.name) (\(depth) from the top, \(count) \(verb)s) on \(stack.id)"
+        var preview: [UndoEvent]?
+        if undoing, random.below(4) == 0 {
+            do {
+                preview = try stack.previewUndo(to: step)
+            } catch {
+                if outcome != .failed { note("\(described): its preview threw \(error)") }
+            }
+        }
+        do {
+            let events = try undoing ? stack.undo(to: step) : stack.redo(to: step)
+            if let preview, preview.count != events.count {
+                note("\(described): the preview has \(preview.count) undos, not \(events.count)")
+            } else if let preview {
+                for (index, (previewed, made)) in zip(preview, events).enumerated() {
+                    guard let difference = Self.difference(previewed, made)
+                    else { continue }
+                    note("\(described): the preview's undo \(index) \(difference)")
+                }
+            }
+            if outcome != .replayed {
+                note("\(described) did \(events.count), where the model's stops: \(outcome)")
+            } else if events.map(\.name) != expected.map(\.name) {
+                note("\(described) did \(events.map(\.name)), model: \(expected.map(\.name))")
+            } else if features.contains(.attribution) {
+                for (event, replay) in zip(events, expected) {
+                    note(Self.conflictMismatch(event, in: replay.before, replaying: replay.action))
+                }
+            }
+        } catch {
+            if outcome != .failed { note("\(described) threw \(error)") }
+        }
+        return described + (outcome == .failed ? " (fails: UNIQUE)" : "")
     }
 
     mutating func note(_ mismatch: String?) {

@@ -1,6 +1,7 @@
 import SQLiteDatabase
 
-/// Stacks in the reference model: filing, registering, coalescing, and undo/redo replays.
+/// Stacks in the reference model: filing, registering, coalescing, undo/redo replays, and
+/// take-backs of past steps.
 extension ReferenceModel {
     /// What an undo or redo did in the model.
     enum Replay: Equatable {
@@ -125,6 +126,47 @@ extension ReferenceModel {
         return .replayed
     }
 
+    /// What a take-back (`UndoStack.revert`) did in the model.
+    struct TakeBack {
+        var outcome: Replay
+        /// The barrier taken back.
+        var step: BarrierRecord
+        /// The take-back's record: what it wrote (filed only when it wrote something).
+        var record: BarrierRecord
+        /// The columns it kept: changed since to a value neither the step's nor the one before.
+        var kept: Set<KeptCell>
+    }
+
+    /// Takes back the barrier `depth` steps below the top of `owner`'s undo list (0: the top)
+    /// on the stack `taker` (the owner, or another), as record `recordID`: its change reverted
+    /// where still its own, as its undo would (the same `revert`), the barrier staying where it
+    /// is. The take-back is filed on top of the taker's undo list as an action of its own,
+    /// clearing the taker's redo list, when it wrote something. Nil when the owner's list has
+    /// no such step.
+    mutating func takeBack(_ depth: Int, of owner: String, by taker: String, recordID: Int)
+        -> TakeBack?
+    {
+        let registered = undo[owner, default: []].filter { !$0.isOpen }
+        guard registered.indices.contains(depth) else { return nil }
+        let step = registered[registered.count - 1 - depth]
+        let saved = tables
+        var record: BarrierRecord? = BarrierRecord(name: "Take back \(step.name)", id: recordID)
+        let kept = revert(step, into: &record)
+        guard let record else { return nil }
+        if hasDuplicateCodes() {
+            tables = saved
+            return TakeBack(outcome: .failed, step: step, record: record, kept: kept)
+        }
+        coalescible[taker] = nil
+        if record.wrote {
+            recordStacks[record.id] = (taker, record.actionID)
+            undo[taker, default: []].append(record)
+            redo[taker] = []
+            trim(taker, to: Self.levels)
+        }
+        return TakeBack(outcome: .replayed, step: step, record: record, kept: kept)
+    }
+
     /// Whether two rows of `t` hold the same non-NULL `code`.
     private func hasDuplicateCodes() -> Bool {
         var seen: Set<SQLiteValue> = []
@@ -137,8 +179,12 @@ extension ReferenceModel {
 
     /// Reverts a barrier's net change where it is still this barrier's: first the rows it
     /// inserted are deleted, then its updates and key changes are undone together (rows that
-    /// swapped keys swap back), then the rows it deleted come back.
-    private mutating func revert(_ record: BarrierRecord, into inverse: inout BarrierRecord?) {
+    /// swapped keys swap back), then the rows it deleted come back. Returns the columns of
+    /// updated rows it kept (see `revertUpdates`).
+    @discardableResult
+    private mutating func revert(_ record: BarrierRecord, into inverse: inout BarrierRecord?)
+        -> Set<KeptCell>
+    {
         let changes = record.changes.filter(Self.isEffective)
         for change in changes.reversed() {
             guard change.original == nil, let rowid = change.current,
@@ -147,13 +193,15 @@ extension ReferenceModel {
             else { continue }
             delete(change.table, rowid, in: &inverse)
         }
-        revertUpdates(changes.filter { $0.original != nil && $0.current != nil }, into: &inverse)
+        let kept = revertUpdates(
+            changes.filter { $0.original != nil && $0.current != nil }, into: &inverse)
         for change in changes.reversed() {
             guard let rowid = change.original, change.current == nil,
                 row(change.table, rowid) == nil, let before = change.fullBefore
             else { continue }
             insert(change.table, rowid, complete(before, change.table), into: &inverse)
         }
+        return kept
     }
 
     /// A row recorded before a migration added columns, with their defaults.
@@ -162,8 +210,11 @@ extension ReferenceModel {
     }
 
     /// Restores the columns still holding the barrier's values, and moves rows back to their
-    /// original keys (when free once every moving row has left its place), all at once.
+    /// original keys (when free once every moving row has left its place), all at once. Returns
+    /// the columns kept: those holding neither the value the barrier left nor the one before it
+    /// (by the rows' keys when the replay began).
     private mutating func revertUpdates(_ changes: [RowChange], into inverse: inout BarrierRecord?)
+        -> Set<KeptCell>
     {
         struct Restore {
             var table: String
@@ -172,6 +223,7 @@ extension ReferenceModel {
             var set: Values
         }
         var restores: [Restore] = []
+        var kept: Set<KeptCell> = []
         for change in changes {
             guard let original = change.original, let rowid = change.current,
                 let current = row(change.table, rowid)
@@ -179,7 +231,12 @@ extension ReferenceModel {
             var set: Values = [:]
             for (column, left) in change.after {
                 guard let before = change.before[column], before != left else { continue }
-                if current[column] == left { set[column] = before }
+                if current[column] == left {
+                    set[column] = before
+                } else if current[column] != before {
+                    kept.insert(
+                        KeptCell(row: RowKey(table: change.table, rowid: rowid), column: column))
+                }
             }
             restores.append(Restore(table: change.table, from: rowid, to: original, set: set))
         }
@@ -219,5 +276,6 @@ extension ReferenceModel {
                     restore.table, restore.from, to: restore.from, set: restore.set, in: &inverse)
             }
         }
+        return kept
     }
 }

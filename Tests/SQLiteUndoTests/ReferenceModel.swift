@@ -37,6 +37,12 @@ struct ReferenceModel {
         var untraceable: Set<String> = []
     }
 
+    /// A column of a row whose value a replay kept.
+    struct KeptCell: Hashable {
+        var row: RowKey
+        var column: String
+    }
+
     /// What one barrier did to one row (identified by its rowid when the barrier began).
     struct RowChange {
         var table: String
