@@ -70,4 +70,5 @@ enum BenchGroup: String, CaseIterable, Equatable, Hashable {
     case memory
     case log
     case longBody = "long-body"
+    case bigActions = "big-actions"
 }

@@ -69,6 +69,10 @@ enum BenchRunner {
             Progress.note("typing into long articles")
             results += try LongBodyBenchmarks(config: config, folder: folder).run()
         }
+        if runs(.bigActions) {
+            Progress.note("undo and redo of big actions (\(config.bigNotebook) articles)")
+            results += try BigActionBenchmarks(config: config, folder: folder).run()
+        }
         return results
     }
 }

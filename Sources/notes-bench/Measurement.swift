@@ -13,6 +13,8 @@ struct Measurement: Encodable {
         case atMost(Double)
         /// The measure must equal the baseline.
         case equal
+        /// The measure (kB) may exceed the baseline (kB) by at most this many MB: memory added.
+        case addsAtMostMegabytes(Double)
         /// No target: a reference point, such as the least any design could cost.
         case none
 
@@ -20,6 +22,7 @@ struct Measurement: Encodable {
             switch self {
             case .atMost(let limit): "≤ \(limit)"
             case .equal: "equal"
+            case .addsAtMostMegabytes(let limit): "+ ≤ \(Int(limit)) MB"
             case .none: "-"
             }
         }
@@ -46,6 +49,7 @@ struct Measurement: Encodable {
         switch target {
         case .atMost(let limit): ratio <= limit
         case .equal: value == baseline
+        case .addsAtMostMegabytes(let limit): (value - baseline) / 1024 <= limit
         case .none: nil
         }
     }
