@@ -16,6 +16,9 @@ public final class Database {
         []
     /// Tables changed by the current transaction.
     var changedTables: Set<String> { Set(hookedTables.map(\.name)) }
+    /// The rowids changed since `recordingChangedRowids` began, by index in `hookedTables`
+    /// (nil: not recording).
+    @exclusivity(unchecked) private var recordedRowids: [Int: Set<Int64>]?
     /// Tables that gained or lost rows in the current transaction.
     var resizedTables: Set<String> { Set(hookedTables.filter(\.resized).map(\.name)) }
 
@@ -171,26 +174,49 @@ public final class Database {
         hookedTables = []
     }
 
+    /// Runs `body` and returns, with its result, the rowids that its statements and their
+    /// triggers and foreign key actions inserted, updated or deleted, by table name (as SQLite
+    /// names the table; tables of the main schema). A replay checks with them that what
+    /// triggers and cascades wrote stayed among its own rows.
+    /// - Throws: what `body` throws.
+    public func recordingChangedRowids<T>(_ body: () throws -> T) throws -> (
+        result: T, rowids: [String: Set<Int64>]
+    ) {
+        let outer = recordedRowids
+        recordedRowids = [:]
+        defer { recordedRowids = outer }
+        let result = try body()
+        var byName: [String: Set<Int64>] = [:]
+        for (index, rowids) in recordedRowids ?? [:] {
+            byName[hookedTables[index].name, default: []].formUnion(rowids)
+        }
+        return (result, byName)
+    }
+
     private func installUpdateHook() {
         let context = Unmanaged.passUnretained(self).toOpaque()
         sqlite3_update_hook(
             handle,
-            { context, operation, _, table, _ in
+            { context, operation, _, table, rowid in
                 guard let context, let table else { return }
                 let database = Unmanaged<Database>.fromOpaque(context).takeUnretainedValue()
-                database.noteChange(of: table, resizing: operation != SQLITE_UPDATE)
+                database.noteChange(of: table, resizing: operation != SQLITE_UPDATE, rowid: rowid)
             }, context)
     }
 
-    private func noteChange(of table: UnsafePointer<CChar>, resizing: Bool) {
+    private func noteChange(of table: UnsafePointer<CChar>, resizing: Bool, rowid: Int64) {
+        let index: Int
         if let seen = hookedTables.firstIndex(where: {
             $0.name.withCString { sqlite3_stricmp($0, table) == 0 }
         }) {
+            index = seen
             if resizing { hookedTables[seen].resized = true }
             hookedTables[seen].rows += 1
-            return
+        } else {
+            index = hookedTables.count
+            hookedTables.append((String(cString: table), resizing, 1))
         }
-        hookedTables.append((String(cString: table), resizing, 1))
+        if recordedRowids != nil { recordedRowids![index, default: []].insert(rowid) }
     }
 }
 

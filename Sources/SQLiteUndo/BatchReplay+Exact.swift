@@ -4,9 +4,9 @@ import SQLiteDatabase
 /// nothing else, so that nothing is recorded and the barrier's own log, read inverted, is the
 /// replay's inverse.
 extension BatchReplay {
-    /// Reverts the barrier only when that restores every value exactly and deletes no row:
-    /// the simple shape, updates and deletes only, and every row and column still as the
-    /// barrier left it. Returns false, having changed nothing, otherwise. Nothing else is
+    /// Reverts the barrier only when that restores every value exactly: the simple shape,
+    /// updates and deletes only (or inserts only: `removeExactly`), and every row and column
+    /// still as the barrier left it. Returns false, having changed nothing, otherwise. Nothing else is
     /// written, so the barrier's own log, read inverted, is the exact inverse.
     ///
     /// One pass per part: each statement restores only the rows still exactly as the barrier
@@ -20,10 +20,75 @@ extension BatchReplay {
         {
             return true
         }
-        guard let parts = try simpleParts(checkingRowsOnce: false),
-            !parts.contains(where: { $0.kind == .insert })
-        else { return false }
+        guard let parts = try simpleParts(checkingRowsOnce: false) else { return false }
+        if parts.allSatisfy({ $0.kind == .insert }) { return try removeExactly(parts) }
+        guard !parts.contains(where: { $0.kind == .insert }) else { return false }
         return try restoreExactly(parts, expectingInAll: nil)
+    }
+
+    /// Deletes the rows the barrier inserted (a redo of a delete, an undo of an import), when
+    /// every one is still as the barrier left it; false, having changed nothing, otherwise.
+    ///
+    /// Deleting a parent deletes its children by their foreign keys' `ON DELETE CASCADE`, and
+    /// an application's triggers may write the rows being deleted (an article's `updatedAt`
+    /// stamped as its chunks go): neither is counted statement by statement as the restores
+    /// are. Instead, the rows every statement, trigger and cascade wrote are recorded, and the
+    /// replay is exact when they are all rows of the parts and none of those is left: the
+    /// tables are then exactly as before the barrier, whatever wrote in between.
+    private mutating func removeExactly(_ parts: [Part]) throws -> Bool {
+        var removed: [String: Set<Int64>] = [:]
+        do {
+            try db.savepoint {
+                for part in parts {
+                    guard try unchangedRowCount(part) == part.count else { throw NotExact() }
+                    removed[part.table.name, default: []].formUnion(
+                        try db.fetchAll(
+                            Int64.self, "SELECT l.\(currentRowid) \(logged)", arguments(part)))
+                }
+                let (_, written) = try db.recordingChangedRowids {
+                    for part in parts {
+                        try db.executeReplay(
+                            "DELETE FROM \(part.table.sqlName) WHERE rowid IN "
+                                + "(SELECT l.\(currentRowid) \(logged))", arguments(part))
+                    }
+                }
+                for (name, rowids) in written {
+                    guard
+                        let table = tables.values.first(where: {
+                            $0.name.caseInsensitiveCompare(name) == .orderedSame
+                        })
+                    else { continue }
+                    guard rowids.isSubset(of: removed[table.name] ?? []) else { throw NotExact() }
+                }
+                for part in parts {
+                    let left = try db.fetchOne(
+                        Int.self,
+                        "SELECT count(*) FROM \(part.table.sqlName) WHERE rowid IN "
+                            + "(SELECT l.\(currentRowid) \(logged))", arguments(part))
+                    guard left == 0 else { throw NotExact() }
+                }
+            }
+        } catch is NotExact {
+            return false
+        }
+        affectedRows = removed
+        return true
+    }
+
+    /// A part's log rows, aliased `l`, as `FROM … WHERE …` (with `arguments(part)`).
+    private var logged: String {
+        "FROM \(log) AS l WHERE \(spanOf("l")) AND l.tableId = ?2 AND l.kind = ?3"
+    }
+
+    /// How many of the part's rows are still exactly as the barrier left them.
+    private func unchangedRowCount(_ part: Part) throws -> Int {
+        let unchanged = part.table.columns.map {
+            Self.same("target.\($0.name.quotedIdentifier)", "l.\(after)\($0.slot)")
+        }.joined(separator: " AND ")
+        return try db.fetchOne(
+            Int.self,
+            "SELECT count(*) \(logged) AND EXISTS (SELECT 1 FROM \(part.table.sqlName) AS target "
+                + "WHERE target.rowid = l.\(currentRowid) AND \(unchanged))", arguments(part)) ?? 0
     }
 
     /// Restores the parts' rows still as the barrier left them, in a savepoint kept only when

@@ -6,7 +6,7 @@ import SQLiteDatabase
 ///
 /// | strategy | applies when | records |
 /// | --- | --- | --- |
-/// | `exact` | updates and deletes only, every row and column still as the barrier left it, and no trigger writes a tracked row | nothing: the barrier's log, read inverted, is its inverse (the stack flips its entry) |
+/// | `exact` | updates and deletes only, every row and column still as the barrier left it, and no trigger writes a tracked row; or inserts only, every row still as the barrier left it, whose removal (with its cascades and triggers) writes no other tracked row | nothing: the barrier's log, read inverted, is its inverse (the stack flips its entry) |
 /// | `setBased` | each table has one kind of change, each row once (an update: each column once), no row of a parent table is deleted, no unique value collides midway, no reference breaks, and no trigger writes a tracked row | the inverse, captured under the replay's barrier |
 /// | `rowByRow` | always: any order of inserts, updates, deletes and key changes; swaps and rotations of unique values and keys (a row parked out of the way); references kept; application triggers' writes set back (`SideEffectRepair`) | the inverse, captured |
 ///
