@@ -277,15 +277,7 @@ import Testing
     /// deletes them again exactly, cascade and stamps included, and so does the undo of an
     /// insert of both; nothing is recorded.
     @Test func removalsWithCascadesAndTriggersOnTheirRowsAreExact() throws {
-        let fixture = try Fixture(
-            schema: """
-                CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT, value, flag INTEGER DEFAULT 0);
-                CREATE TABLE parts(id INTEGER PRIMARY KEY,
-                    itemId INTEGER REFERENCES items(id) ON DELETE CASCADE, label TEXT);
-                CREATE TRIGGER stamp AFTER DELETE ON parts BEGIN
-                    UPDATE items SET value = coalesce(value, 0) + 1 WHERE id = OLD.itemId;
-                END;
-                """)
+        let fixture = try Fixture(schema: Self.schema(whenAPartGoes: "id = OLD.itemId"))
         let stack = fixture.engine.defaultStack
         try fixture.execute(
             """
@@ -322,15 +314,7 @@ import Testing
     /// A removal whose trigger writes a tracked row that is not removed (the kept item's value)
     /// is not exact: it is replayed row by row, which sets the trigger's write back.
     @Test func aRemovalWhoseTriggerWritesAnotherRowIsReplayedRowByRow() throws {
-        let fixture = try Fixture(
-            schema: """
-                CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT, value, flag INTEGER DEFAULT 0);
-                CREATE TABLE parts(id INTEGER PRIMARY KEY,
-                    itemId INTEGER REFERENCES items(id) ON DELETE CASCADE, label TEXT);
-                CREATE TRIGGER count AFTER DELETE ON parts BEGIN
-                    UPDATE items SET value = coalesce(value, 0) + 1 WHERE id = 1;
-                END;
-                """)
+        let fixture = try Fixture(schema: Self.schema(whenAPartGoes: "id = 1"))
         let stack = fixture.engine.defaultStack
         try fixture.execute("INSERT INTO items(id, name, value) VALUES (1, 'counter', 0)")
         let before = try fixture.rows()
@@ -351,5 +335,18 @@ import Testing
                 "SELECT list, inverted FROM sqliteundo_barriers WHERE supersededBy IS NULL ORDER BY id"
             ).map(\.values)
         }
+    }
+
+    /// The fixture's items and parts, with a trigger that counts in `value` of the items
+    /// `condition` selects each part deleted.
+    static func schema(whenAPartGoes condition: String) -> String {
+        """
+        CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT, value, flag INTEGER DEFAULT 0);
+        CREATE TABLE parts(id INTEGER PRIMARY KEY,
+            itemId INTEGER REFERENCES items(id) ON DELETE CASCADE, label TEXT);
+        CREATE TRIGGER count AFTER DELETE ON parts BEGIN
+            UPDATE items SET value = coalesce(value, 0) + 1 WHERE \(condition);
+        END;
+        """
     }
 }
