@@ -130,10 +130,15 @@ extension BatchReplay {
             """
             SELECT tableId, kind, mask, seq, \(currentRowid),
                 (SELECT \(currentRowid) FROM \(log) WHERE \(spanOf()) ORDER BY seq DESC LIMIT 1),
-                (SELECT lastSeq - firstSeq + 1 FROM \(UndoLogSchema.barriers) WHERE id = ?1)
-            FROM \(log) WHERE \(spanOf()) ORDER BY seq LIMIT 1
+                (SELECT lastSeq - firstSeq + 1 FROM \(UndoLogSchema.barriers) WHERE id = ?1),
+                (SELECT tableId = first.tableId AND kind = first.kind FROM \(log)
+                    WHERE \(spanOf()) ORDER BY seq DESC LIMIT 1)
+            FROM \(log) AS first WHERE \(spanOf()) ORDER BY seq LIMIT 1
             """, [.integer(barrier)])
-        guard let row, let table = tables[try row.decode(at: 0)],
+        // A barrier whose last log row is of another table or kind is not one part: restoring
+        // the first row's part to find that out would cost a whole part, taken back.
+        guard let row, try row.decode(at: 7, as: Bool.self),
+            let table = tables[try row.decode(at: 0)],
             let stored = UndoLogSchema.Kind(rawValue: try row.decode(at: 1))
         else { return nil }
         let mask: Int64 = try row.decode(at: 2)

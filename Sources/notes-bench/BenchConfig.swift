@@ -31,7 +31,9 @@ struct BenchConfig {
     let boundedLevels = 100
     /// How deep in the history the step the revert measure takes back lies.
     let revertDepth: Int
-    /// Timed undos and redos of each side of the big actions (of `bigNotebook` articles).
+    /// Articles of the big actions (an author's deleted, an import undone), and the timed
+    /// undos and redos of each side.
+    let bigActionArticles: Int
     let bigActionRepetitions: Int
 
     /// The headless terminal of the app measures.
@@ -42,13 +44,15 @@ struct BenchConfig {
         rows: 10_000, bulkRepetitions: 15, singleRowRepetitions: 400, longHistory: 100_000,
         historyRepetitions: 101, bigNotebook: 100_000, startRepetitions: 9, keyRepetitions: 61,
         undoRepetitions: 15, longBody: 1_000_000, typedCharacters: 1000, memoryRepetitions: 3,
-        boundedBarriers: 10_000, revertDepth: 10_000, bigActionRepetitions: 3)
+        boundedBarriers: 10_000, revertDepth: 10_000, bigActionArticles: 100_000,
+        bigActionRepetitions: 3)
 
     static let quick = BenchConfig(
         rows: 2_000, bulkRepetitions: 3, singleRowRepetitions: 40, longHistory: 2_000,
         historyRepetitions: 11, bigNotebook: 5_000, startRepetitions: 3, keyRepetitions: 11,
         undoRepetitions: 3, longBody: 100_000, typedCharacters: 100, memoryRepetitions: 1,
-        boundedBarriers: 1_000, revertDepth: 1_000, bigActionRepetitions: 3)
+        boundedBarriers: 1_000, revertDepth: 1_000, bigActionArticles: 1_000,
+        bigActionRepetitions: 3)
 }
 
 /// A count for a measure's name: 10k, 100k, 2000.

@@ -70,7 +70,7 @@ enum BenchRunner {
             results += try LongBodyBenchmarks(config: config, folder: folder).run()
         }
         if runs(.bigActions) {
-            Progress.note("undo and redo of big actions (\(config.bigNotebook) articles)")
+            Progress.note("undo and redo of big actions (\(config.bigActionArticles) articles)")
             results += try BigActionBenchmarks(config: config, folder: folder).run()
         }
         return results

@@ -6,9 +6,9 @@ import SQLiteUndo
 
 /// Issue 22's measures, on the notebook's real schema (its foreign key with ON DELETE
 /// CASCADE, the search indexes and the count triggers): undo and redo of deleting an author
-/// with `bigNotebook` articles, one barrier, against the same rows put back and deleted by plain
-/// SQL on a copy of the file; undo of importing as many articles in one barrier against the
-/// same rows deleted by plain SQL; and the peak memory the undo and the redo add.
+/// with `bigActionArticles` articles, one barrier, against the same rows put back and deleted
+/// by plain SQL on a copy of the file; undo of importing as many articles in one barrier
+/// against the same rows deleted by plain SQL; and the peak memory the undo and the redo add.
 @MainActor
 struct BigActionBenchmarks {
     let config: BenchConfig
@@ -18,7 +18,7 @@ struct BigActionBenchmarks {
         try measureDeleteAuthor() + [measureImport()]
     }
 
-    /// A notebook whose author 1 wrote `bigNotebook` articles of 500 bytes, and author 2 one.
+    /// A notebook whose author 1 wrote `bigActionArticles` articles of 500 bytes, and author 2 one.
     private func notebook(_ name: String) throws -> String {
         let path = folder.path("big-action-\(name).db")
         let db = try DatabaseQueue(path: path)
@@ -28,7 +28,7 @@ struct BigActionBenchmarks {
             let first = try Notebook.insertAuthor(db, name: "Prolific")
             let second = try Notebook.insertAuthor(db, name: "Other")
             _ = try Notebook.insertArticle(db, title: "Kept", body: "kept", authorId: second)
-            try Self.insertArticles(config.bigNotebook, by: first, db)
+            try Self.insertArticles(config.bigActionArticles, by: first, db)
         }
         return path
     }
@@ -115,7 +115,7 @@ struct BigActionBenchmarks {
                 Contender(prepare: { if !isDeleted.notes { try redo() } }, run: undoPeak),
                 Contender(prepare: { if !isDeleted.plain { try delete() } }, run: putBack),
             ], repetitions: config.bigActionRepetitions)
-        guard try articles(db) == config.bigNotebook + 1, try articles(plain) == articles(db)
+        guard try articles(db) == config.bigActionArticles + 1, try articles(plain) == articles(db)
         else { throw BenchFailure("the undo did not bring the articles back") }
         let redone = try Interleaving.medianSeconds(
             [
@@ -125,7 +125,7 @@ struct BigActionBenchmarks {
         guard try articles(db) == 1, try articles(plain) == 1 else {
             throw BenchFailure("the redo did not delete the articles again")
         }
-        let articlesLabel = "\(countLabel(config.bigNotebook)) articles"
+        let articlesLabel = "\(countLabel(config.bigActionArticles)) articles"
         let most = memory.max { $0.peak - $0.before < $1.peak - $1.before } ?? (0, 0)
         return [
             Measurement(
@@ -154,10 +154,10 @@ struct BigActionBenchmarks {
         }
         try withUndoStack(stack) {
             try undoable("Import") {
-                try db.write { try Self.insertArticles(config.bigNotebook, by: 2, $0) }
+                try db.write { try Self.insertArticles(config.bigActionArticles, by: 2, $0) }
             }
         }
-        try plain.write { try Self.insertArticles(config.bigNotebook, by: 2, $0) }
+        try plain.write { try Self.insertArticles(config.bigActionArticles, by: 2, $0) }
         try plain.write { db in
             try db.execute(
                 "CREATE TABLE saved_rows AS SELECT * FROM article_rows WHERE id > ?",
@@ -200,11 +200,12 @@ struct BigActionBenchmarks {
                 },
             ], repetitions: config.bigActionRepetitions)
         let left = try db.read { try $0.fetchOne(Int.self, "SELECT count(*) FROM article_rows") }
-        guard left == config.bigNotebook + 1 else {
+        guard left == config.bigActionArticles + 1 else {
             throw BenchFailure("the undo of the import left \(left ?? -1) articles")
         }
         return Measurement(
-            measure: "undo of importing \(countLabel(config.bigNotebook)) articles (one barrier) "
+            measure:
+                "undo of importing \(countLabel(config.bigActionArticles)) articles (one barrier) "
                 + "/ the same rows deleted by plain SQL",
             value: medians[0], baseline: medians[1], unit: .seconds, target: .atMost(2.5))
     }
