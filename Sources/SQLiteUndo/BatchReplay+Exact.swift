@@ -20,8 +20,13 @@ extension BatchReplay {
         {
             return true
         }
-        guard let parts = try simpleParts(checkingRowsOnce: false) else { return false }
-        if parts.allSatisfy({ $0.kind == .insert }) { return try removeExactly(parts) }
+        guard let parts = try simpleParts(checkingRowsOnce: false) else {
+            guard let removal = try removalParts() else { return false }
+            return try removeExactly(removal.parts, updated: removal.updated)
+        }
+        if parts.allSatisfy({ $0.kind == .insert }) {
+            return try removeExactly(parts, updated: [:])
+        }
         guard !parts.contains(where: { $0.kind == .insert }) else { return false }
         return try restoreExactly(parts, expectingInAll: nil)
     }
@@ -35,12 +40,16 @@ extension BatchReplay {
     /// are. Instead, the rows every statement, trigger and cascade wrote are recorded, and the
     /// replay is exact when they are all rows of the parts and none of those is left: the
     /// tables are then exactly as before the barrier, whatever wrote in between.
-    private mutating func removeExactly(_ parts: [Part]) throws -> Bool {
+    ///
+    /// `updated` has, by table, the mask of updates the barrier made to the rows after
+    /// inserting them (`removalParts`).
+    private mutating func removeExactly(_ parts: [Part], updated: [Int64: Int64]) throws -> Bool {
         var removed: [String: Set<Int64>] = [:]
         do {
             try db.savepoint {
                 for part in parts {
-                    guard try unchangedRowCount(part) == part.count else { throw NotExact() }
+                    guard try unchangedRowCount(part, updated: updated[part.table.id]) == part.count
+                    else { throw NotExact() }
                     removed[part.table.name, default: []].formUnion(
                         try db.fetchAll(
                             Int64.self, "SELECT l.\(currentRowid) \(logged)", arguments(part)))
@@ -80,15 +89,86 @@ extension BatchReplay {
         "FROM \(log) AS l WHERE \(spanOf("l")) AND l.tableId = ?2 AND l.kind = ?3"
     }
 
-    /// How many of the part's rows are still exactly as the barrier left them.
-    private func unchangedRowCount(_ part: Part) throws -> Int {
-        let unchanged = part.table.columns.map {
-            Self.same("target.\($0.name.quotedIdentifier)", "l.\(after)\($0.slot)")
+    /// How many of the part's rows are still exactly as the barrier left them: as inserted, or,
+    /// in the columns of `updated` (a mask), as the barrier's last update of the row set them.
+    private func unchangedRowCount(_ part: Part, updated: Int64?) throws -> Int {
+        let unchanged = part.table.columns.map { column in
+            let value = "target.\(column.name.quotedIdentifier)"
+            let inserted = Self.same(value, "l.\(after)\(column.slot)")
+            guard (updated ?? 0) & (1 << Int64(column.slot)) != 0 else { return inserted }
+            let lastUpdated = Self.same(value, "u.\(after)\(column.slot)")
+            return "(CASE WHEN u.seq IS NULL THEN \(inserted) ELSE \(lastUpdated) END)"
         }.joined(separator: " AND ")
+        // Each row's last update, when the barrier updated the rows it inserted.
+        let lastUpdates =
+            updated == nil
+            ? ""
+            : "LEFT JOIN (SELECT newRowid AS r, max(seq) AS s FROM \(log) WHERE \(spanOf()) "
+                + "AND tableId = ?2 AND kind = 2 GROUP BY newRowid) AS last "
+                + "ON last.r = l.\(currentRowid) LEFT JOIN \(log) AS u ON u.seq = last.s"
         return try db.fetchOne(
             Int.self,
-            "SELECT count(*) \(logged) AND EXISTS (SELECT 1 FROM \(part.table.sqlName) AS target "
-                + "WHERE target.rowid = l.\(currentRowid) AND \(unchanged))", arguments(part)) ?? 0
+            """
+            SELECT count(*) FROM \(log) AS l \(lastUpdates)
+            WHERE \(spanOf("l")) AND l.tableId = ?2 AND l.kind = ?3
+                AND EXISTS (SELECT 1 FROM \(part.table.sqlName) AS target
+                    WHERE target.rowid = l.\(currentRowid) AND \(unchanged))
+            """, arguments(part)) ?? 0
+    }
+
+    /// The rows to remove of a barrier that inserted them (deleted them, read inverted) and
+    /// wrote nothing else but updates of those rows (an application's trigger stamping them as
+    /// they came, as notes' chunks stamp their article): the parts, and by table the mask of
+    /// the updates that followed the inserts (the rows' values as left are the last update's
+    /// there). nil for any other shape.
+    private func removalParts() throws -> (parts: [Part], updated: [Int64: Int64])? {
+        let removing: UndoLogSchema.Kind = inverted ? .delete : .insert
+        let rows = try db.fetchAll(
+            Row.self,
+            """
+            SELECT tableId, kind, count(*), count(DISTINCT \(currentRowid)), min(mask), max(mask),
+                   max(seq), sum(kind = 2 AND oldRowid IS NOT newRowid),
+                   min(\(currentRowid)), max(\(currentRowid))
+            FROM \(log) WHERE \(spanOf()) GROUP BY tableId, kind
+            """, [.integer(barrier)])
+        var parts: [Part] = []
+        var updated: [Int64: Int64] = [:]
+        for row in rows {
+            let (tableID, count): (Int64, Int) = (try row.decode(at: 0), try row.decode(at: 2))
+            let (lowest, highest): (Int64, Int64) = (try row.decode(at: 4), try row.decode(at: 5))
+            guard let table = tables[tableID], lowest == highest,
+                let stored = UndoLogSchema.Kind(rawValue: try row.decode(at: 1))
+            else { return nil }
+            if stored == removing {
+                guard lowest == table.fullMask, try row.decode(at: 3, as: Int.self) == count
+                else { return nil }
+                parts.append(
+                    Part(
+                        table: table, stored: stored, kind: .insert, count: count,
+                        lastSeq: try row.decode(at: 6), masks: [lowest],
+                        rowids: try Self.range(row, at: 8)))
+            } else if stored == .update, try row.decode(at: 7, as: Int.self) == 0 {
+                updated[tableID] = lowest
+            } else {
+                return nil
+            }
+        }
+        for (tableID, _) in updated {
+            guard parts.contains(where: { $0.table.id == tableID }) else { return nil }
+            // Every update is of a row the barrier inserted.
+            let strays = try db.fetchOne(
+                Int.self,
+                """
+                SELECT count(*) FROM \(log) AS u WHERE \(spanOf("u")) AND u.tableId = ?2
+                    AND u.kind = 2 AND u.newRowid NOT IN (SELECT l.\(currentRowid) \(logged))
+                """, [.integer(barrier), .integer(tableID), .integer(removing.rawValue)])
+            guard strays == 0 else { return nil }
+        }
+        // Read inverted, the updates came before the deletes, whose values are the rows' last.
+        if inverted { updated = [:] }
+        return (
+            parts.sorted { inverted ? $0.lastSeq < $1.lastSeq : $0.lastSeq > $1.lastSeq }, updated
+        )
     }
 
     /// Restores the parts' rows still as the barrier left them, in a savepoint kept only when
