@@ -21,6 +21,8 @@ struct Replayer {
     private(set) var intended = IntendedRows()
     /// How many row writes the replay's own statements made (each writes one row).
     private(set) var writes = 0
+    /// What the change being replayed added so far (`beginJournal`).
+    private var journal: Journal?
     /// Set for the last round: a row still referenced then is kept instead of waiting, and so is
     /// a rowid still taken.
     private var isLastRound = false
@@ -85,21 +87,22 @@ struct Replayer {
             var failed: [NetChange] = []
             var lastError: SQLiteError?
             for change in remaining {
-                let saved = (affectedRows, conflicts, intended, writes)
+                beginJournal()
                 do {
                     try revert(change)
                 } catch let error as SQLiteError where error.code.primary == .constraint {
-                    (affectedRows, conflicts, intended, writes) = saved
+                    rollBackJournal()
                     failed.append(change)
                     lastError = error
                 } catch is StillReferenced {
-                    (affectedRows, conflicts, intended, writes) = saved
+                    rollBackJournal()
                     failed.append(change)
                 } catch is RowidTaken {
-                    (affectedRows, conflicts, intended, writes) = saved
+                    rollBackJournal()
                     failed.append(change)
                 }
             }
+            journal = nil
             if failed.count == remaining.count {
                 if try failed.contains(where: { try park($0) }) {
                     remaining = failed
@@ -140,13 +143,14 @@ struct Replayer {
                 return piece
             } : [change]
         for piece in pieces {
-            let saved = (affectedRows, conflicts, intended, writes)
+            beginJournal()
+            defer { journal = nil }
             do {
                 try db.savepoint { try revert(piece) }
             } catch let error as SQLiteError
                 where error.code.primary == .constraint && !Self.isUniqueness(error)
             {
-                (affectedRows, conflicts, intended, writes) = saved
+                rollBackJournal()
                 guard let rowid = piece.currentRowid ?? piece.originalRowid else { continue }
                 touch(table, rowid)
                 let slot = piece.kind == .update ? piece.after.keys.first : nil
@@ -224,7 +228,9 @@ struct Replayer {
         }
         try write(
             "DELETE FROM \(table.sqlName) WHERE rowid = ?", [.integer(now(rowid, of: table))])
-        intended.removed.insert(RowKey(tableId: table.id, rowid: rowid))
+        let key = RowKey(tableId: table.id, rowid: rowid)
+        journal?.removed.append((key, intended.removed.contains(key)))
+        intended.removed.insert(key)
     }
 
     private mutating func restoreDeleted(_ change: NetChange, _ table: TrackedTable) throws {
@@ -260,7 +266,8 @@ struct Replayer {
         try write(
             "INSERT INTO \(table.sqlName)(\(names.joined(separator: ", "))) "
                 + "VALUES (\(values.joined(separator: ", ")))", [])
-        intended.columns[RowKey(tableId: table.id, rowid: rowid)] = change.before.mapValues(\.sql)
+        setIntendedColumns(
+            RowKey(tableId: table.id, rowid: rowid), change.before.mapValues(\.sql), merging: false)
     }
 
     private mutating func restoreUpdated(_ change: NetChange, _ table: TrackedTable) throws {
@@ -334,8 +341,10 @@ struct Replayer {
             [.integer(now(rowid, of: table))])
         // Merged: a change restored column by column (`restoreWhatTheRulesAllow`) comes here
         // once per column.
-        intended.columns[RowKey(tableId: table.id, rowid: restoredRowid), default: [:]].merge(
-            assignments.map { ($0.slot, $0.sql) }, uniquingKeysWith: { $1 })
+        setIntendedColumns(
+            RowKey(tableId: table.id, rowid: restoredRowid),
+            Dictionary(assignments.map { ($0.slot, $0.sql) }, uniquingKeysWith: { $1 }),
+            merging: true)
     }
 
     /// SQL for a text, byte for byte (a hex blob cast to text: NUL and quotes included).
@@ -424,7 +433,52 @@ struct Replayer {
     }
 
     private mutating func touch(_ table: TrackedTable, _ rowid: Int64) {
-        affectedRows[table.name, default: []].insert(rowid)
+        let isNew = affectedRows[table.name] == nil
+        let added = affectedRows[table.name, default: []].insert(rowid).inserted
+        if added { journal?.touched.append((table.name, rowid, isNew)) }
+    }
+
+    /// Sets (or merges into) the columns the replay means a row to hold.
+    private mutating func setIntendedColumns(
+        _ key: RowKey, _ columns: [Int: String], merging: Bool
+    ) {
+        journal?.columns.append((key, intended.columns[key]))
+        if merging {
+            intended.columns[key, default: [:]].merge(columns, uniquingKeysWith: { $1 })
+        } else {
+            intended.columns[key] = columns
+        }
+    }
+
+    /// What one change's replay added to the replay's state, to take back if it fails: copying
+    /// the whole state before each change (and so every dictionary at its next write) made a
+    /// replay of n rows cost n².
+    private struct Journal {
+        let conflicts: Int
+        let writes: Int
+        var touched: [(table: String, rowid: Int64, isNewTable: Bool)] = []
+        var removed: [(key: RowKey, wasThere: Bool)] = []
+        var columns: [(key: RowKey, before: [Int: String]?)] = []
+    }
+
+    private mutating func beginJournal() {
+        journal = Journal(conflicts: conflicts.count, writes: writes)
+    }
+
+    /// Takes back what the change begun by `beginJournal` added.
+    private mutating func rollBackJournal() {
+        guard let journal else { return }
+        conflicts.removeLast(conflicts.count - journal.conflicts)
+        writes = journal.writes
+        for (table, rowid, isNewTable) in journal.touched.reversed() {
+            affectedRows[table]?.remove(rowid)
+            if isNewTable { affectedRows[table] = nil }
+        }
+        for (key, wasThere) in journal.removed.reversed() where !wasThere {
+            intended.removed.remove(key)
+        }
+        for (key, before) in journal.columns.reversed() { intended.columns[key] = before }
+        self.journal = nil
     }
 
     /// The row's current values by slot, or nil when there is no such row.
