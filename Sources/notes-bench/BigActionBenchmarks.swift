@@ -152,11 +152,14 @@ struct BigActionBenchmarks {
         let highest = try db.read {
             try $0.fetchOne(Int64.self, "SELECT max(id) FROM article_rows") ?? 0
         }
-        try withUndoStack(stack) {
-            try undoable("Import") {
-                try db.write { try Self.insertArticles(config.bigActionArticles, by: 2, $0) }
+        let importArticles = {
+            try withUndoStack(stack) {
+                try undoable("Import") {
+                    try db.write { try Self.insertArticles(config.bigActionArticles, by: 2, $0) }
+                }
             }
         }
+        try importArticles()
         try plain.write { try Self.insertArticles(config.bigActionArticles, by: 2, $0) }
         try plain.write { db in
             try db.execute(
@@ -171,7 +174,9 @@ struct BigActionBenchmarks {
             [
                 Contender(
                     prepare: {
-                        if !imported.notes { _ = try stack.redo() }
+                        // Imported again as a new action: its redo (rows put back from a log
+                        // of inserts and stamps) is not what is measured, and goes row by row.
+                        if !imported.notes { try importArticles() }
                         imported.notes = true
                     }
                 ) {
