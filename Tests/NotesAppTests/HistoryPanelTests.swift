@@ -287,4 +287,19 @@ import Testing
         #expect(lastStep?.hasSuffix("4 min ago") == true)
         #expect(fixture.app.message?.hasPrefix("Enter undoes 24 steps") == true)
     }
+
+    /// A step whose rows are gone is named as it recorded them: "Delete Author · Alice and 3
+    /// articles"; taking it back brings them back.
+    @Test func aDeletedAuthorIsNamedAsTheStepRecordedIt() throws {
+        let fixture = try AppFixture(size: Size(width: 100, height: 14))
+        fixture.press(.character("a"), .delete, .character("y"))
+        #expect(try fixture.titles().isEmpty)
+        fixture.press(.alt("h"))
+        #expect(
+            fixture.screen.split(separator: "\n")[3].hasPrefix(
+                " Delete Author · Alice and 3 articles"))
+        fixture.press(.character("x"))
+        #expect(fixture.app.message == "Took back Delete Author")
+        #expect(try fixture.titles() == ["Article 1", "Article 2", "Article 3"])
+    }
 }
