@@ -15,14 +15,14 @@ struct Replayer {
     let foreignKeys: ForeignKeys
     /// Columns to leave as they are: restoring them would reference a row that is gone.
     let keeping: Set<KeptColumn>
-    private(set) var affectedRows: [String: Set<Int64>] = [:]
-    private(set) var conflicts: [UndoConflict] = []
+    /// What the replay has done so far (`ReplayRecord`).
+    private var record = ReplayRecord()
+    var affectedRows: [String: Set<Int64>] { record.affectedRows }
+    var conflicts: [UndoConflict] { record.conflicts }
     /// What the replay means the rows it writes to hold when it ends.
-    private(set) var intended = IntendedRows()
+    var intended: IntendedRows { record.intended }
     /// How many row writes the replay's own statements made (each writes one row).
-    private(set) var writes = 0
-    /// What the change being replayed added so far (`beginJournal`).
-    private var journal: Journal?
+    var writes: Int { record.writes }
     /// Set for the last round: a row still referenced then is kept instead of waiting, and so is
     /// a rowid still taken.
     private var isLastRound = false
@@ -87,22 +87,22 @@ struct Replayer {
             var failed: [NetChange] = []
             var lastError: SQLiteError?
             for change in remaining {
-                beginJournal()
+                record.beginChange()
                 do {
                     try revert(change)
                 } catch let error as SQLiteError where error.code.primary == .constraint {
-                    rollBackJournal()
+                    record.rollBackChange()
                     failed.append(change)
                     lastError = error
                 } catch is StillReferenced {
-                    rollBackJournal()
+                    record.rollBackChange()
                     failed.append(change)
                 } catch is RowidTaken {
-                    rollBackJournal()
+                    record.rollBackChange()
                     failed.append(change)
                 }
             }
-            journal = nil
+            record.endChange()
             if failed.count == remaining.count {
                 if try failed.contains(where: { try park($0) }) {
                     remaining = failed
@@ -143,19 +143,19 @@ struct Replayer {
                 return piece
             } : [change]
         for piece in pieces {
-            beginJournal()
-            defer { journal = nil }
+            record.beginChange()
+            defer { record.endChange() }
             do {
                 try db.savepoint { try revert(piece) }
             } catch let error as SQLiteError
                 where error.code.primary == .constraint && !Self.isUniqueness(error)
             {
-                rollBackJournal()
+                record.rollBackChange()
                 guard let rowid = piece.currentRowid ?? piece.originalRowid else { continue }
                 touch(table, rowid)
                 let slot = piece.kind == .update ? piece.after.keys.first : nil
                 let column = slot.flatMap { slot in table.columns.first { $0.slot == slot } }
-                conflicts.append(
+                record.keep(
                     UndoConflict(
                         table: table.name, rowid: rowid, column: column?.name,
                         kept: try slot.flatMap { try before(rowid, of: table)?[$0] },
@@ -216,12 +216,12 @@ struct Replayer {
         }
         touch(table, rowid)
         if changedSince {
-            conflicts.append(UndoConflict(table: table.name, rowid: rowid, column: nil, kept: nil))
+            record.keep(UndoConflict(table: table.name, rowid: rowid, column: nil, kept: nil))
             return
         }
         if try foreignKeys.isReferenced(table.name, rowid: rowid, db) {
             guard isLastRound else { throw StillReferenced() }
-            conflicts.append(
+            record.keep(
                 UndoConflict(
                     table: table.name, rowid: rowid, column: nil, kept: nil, reason: .foreignKey))
             return
@@ -229,8 +229,7 @@ struct Replayer {
         try write(
             "DELETE FROM \(table.sqlName) WHERE rowid = ?", [.integer(now(rowid, of: table))])
         let key = RowKey(tableId: table.id, rowid: rowid)
-        journal?.removed.append((key, intended.removed.contains(key)))
-        intended.removed.insert(key)
+        record.noteRemoved(key)
     }
 
     private mutating func restoreDeleted(_ change: NetChange, _ table: TrackedTable) throws {
@@ -242,7 +241,7 @@ struct Replayer {
             // Already back as it was (a cascade restored it) is no conflict; anything else is.
             if table.columns.contains(where: { current[$0.slot] != change.before[$0.slot]?.value })
             {
-                conflicts.append(
+                record.keep(
                     UndoConflict(table: table.name, rowid: rowid, column: nil, kept: nil))
             }
             return
@@ -250,12 +249,12 @@ struct Replayer {
         // A value of the row its log holds only packed (someone changed the cell between the
         // action's writes): the row cannot come back as it was.
         if change.before.values.contains(where: \.packed) {
-            conflicts.append(UndoConflict(table: table.name, rowid: rowid, column: nil, kept: nil))
+            record.keep(UndoConflict(table: table.name, rowid: rowid, column: nil, kept: nil))
             return
         }
         if table.columns.contains(where: { isKept(table, rowid, $0) }) {
             // It would reference a row that is gone.
-            conflicts.append(
+            record.keep(
                 UndoConflict(
                     table: table.name, rowid: rowid, column: nil, kept: nil, reason: .foreignKey))
             return
@@ -266,7 +265,7 @@ struct Replayer {
         try write(
             "INSERT INTO \(table.sqlName)(\(names.joined(separator: ", "))) "
                 + "VALUES (\(values.joined(separator: ", ")))", [])
-        setIntendedColumns(
+        record.setIntendedColumns(
             RowKey(tableId: table.id, rowid: rowid), change.before.mapValues(\.sql), merging: false)
     }
 
@@ -274,7 +273,7 @@ struct Replayer {
         guard let rowid = change.currentRowid, let original = change.originalRowid else { return }
         guard let current = try before(rowid, of: table) else {
             touch(table, rowid)
-            conflicts.append(UndoConflict(table: table.name, rowid: rowid, column: nil, kept: nil))
+            record.keep(UndoConflict(table: table.name, rowid: rowid, column: nil, kept: nil))
             return
         }
         // Values are read from the log cells they came from (exact bytes).
@@ -299,13 +298,13 @@ struct Replayer {
                         (column.name.quotedIdentifier, column.slot, Self.textLiteral(merged)))
                     continue
                 }
-                conflicts.append(
+                record.keep(
                     UndoConflict(table: table.name, rowid: rowid, column: column.name, kept: kept))
                 continue
             }
             if movesRow, try !isFree(before, in: table) {
                 guard !isLastRound, isMovedByThisReplay(before, in: table) else {
-                    conflicts.append(
+                    record.keep(
                         UndoConflict(
                             table: table.name, rowid: rowid, column: column.name, kept: kept))
                     continue
@@ -313,7 +312,7 @@ struct Replayer {
                 throw RowidTaken()
             }
             if isKept(table, rowid, column) || isKept(table, original, column) {
-                conflicts.append(
+                record.keep(
                     UndoConflict(
                         table: table.name, rowid: rowid, column: column.name, kept: kept,
                         reason: .foreignKey))
@@ -341,7 +340,7 @@ struct Replayer {
             [.integer(now(rowid, of: table))])
         // Merged: a change restored column by column (`restoreWhatTheRulesAllow`) comes here
         // once per column.
-        setIntendedColumns(
+        record.setIntendedColumns(
             RowKey(tableId: table.id, rowid: restoredRowid),
             Dictionary(assignments.map { ($0.slot, $0.sql) }, uniquingKeysWith: { $1 }),
             merging: true)
@@ -357,7 +356,7 @@ struct Replayer {
     /// Runs one statement of the replay that writes one row.
     private mutating func write(_ sql: String, _ arguments: [SQLiteValue]) throws {
         try db.executeReplay(sql, arguments)
-        writes += db.changesCount
+        record.noteWrites(db.changesCount)
     }
 
     // MARK: Rows in the way
@@ -433,52 +432,7 @@ struct Replayer {
     }
 
     private mutating func touch(_ table: TrackedTable, _ rowid: Int64) {
-        let isNew = affectedRows[table.name] == nil
-        let added = affectedRows[table.name, default: []].insert(rowid).inserted
-        if added { journal?.touched.append((table.name, rowid, isNew)) }
-    }
-
-    /// Sets (or merges into) the columns the replay means a row to hold.
-    private mutating func setIntendedColumns(
-        _ key: RowKey, _ columns: [Int: String], merging: Bool
-    ) {
-        journal?.columns.append((key, intended.columns[key]))
-        if merging {
-            intended.columns[key, default: [:]].merge(columns, uniquingKeysWith: { $1 })
-        } else {
-            intended.columns[key] = columns
-        }
-    }
-
-    /// What one change's replay added to the replay's state, to take back if it fails: copying
-    /// the whole state before each change (and so every dictionary at its next write) made a
-    /// replay of n rows cost n².
-    private struct Journal {
-        let conflicts: Int
-        let writes: Int
-        var touched: [(table: String, rowid: Int64, isNewTable: Bool)] = []
-        var removed: [(key: RowKey, wasThere: Bool)] = []
-        var columns: [(key: RowKey, before: [Int: String]?)] = []
-    }
-
-    private mutating func beginJournal() {
-        journal = Journal(conflicts: conflicts.count, writes: writes)
-    }
-
-    /// Takes back what the change begun by `beginJournal` added.
-    private mutating func rollBackJournal() {
-        guard let journal else { return }
-        conflicts.removeLast(conflicts.count - journal.conflicts)
-        writes = journal.writes
-        for (table, rowid, isNewTable) in journal.touched.reversed() {
-            affectedRows[table]?.remove(rowid)
-            if isNewTable { affectedRows[table] = nil }
-        }
-        for (key, wasThere) in journal.removed.reversed() where !wasThere {
-            intended.removed.remove(key)
-        }
-        for (key, before) in journal.columns.reversed() { intended.columns[key] = before }
-        self.journal = nil
+        record.touch(table.name, rowid)
     }
 
     /// The row's current values by slot, or nil when there is no such row.
@@ -496,38 +450,5 @@ struct Replayer {
 
     private func isFree(_ rowid: SQLiteValue, in table: TrackedTable) throws -> Bool {
         try db.fetchOne(Int.self, "SELECT 1 FROM \(table.sqlName) WHERE rowid = ?", [rowid]) == nil
-    }
-}
-
-/// A row of a tracked table, by the table's id and the row's rowid.
-struct RowKey: Hashable {
-    let tableId: Int64
-    let rowid: Int64
-}
-
-/// What a replay means the rows it writes to hold when it ends.
-struct IntendedRows {
-    /// The rows it deletes, by where they were when it began (a row it moves may take the rowid).
-    var removed: Set<RowKey> = []
-    /// The columns (by slot) it sets, with their values as SQL reading them from the log, by
-    /// where each row is when it ends; a row's other columns hold what they held before.
-    var columns: [RowKey: [Int: String]] = [:]
-}
-
-extension Database {
-    /// Runs one statement of a replay (logged when the `UndoDiagnostics` trait is on).
-    func executeReplay(_ sql: String, _ arguments: [SQLiteValue]) throws {
-        #if UndoDiagnostics
-            UndoDiagnostics.log(sql, arguments)
-        #endif
-        try execute(sql, arguments)
-    }
-
-    /// `executeReplay` of a statement that returns the rowids it wrote (`RETURNING rowid`).
-    func fetchReplay(_ sql: String, _ arguments: [SQLiteValue]) throws -> [Int64] {
-        #if UndoDiagnostics
-            UndoDiagnostics.log(sql, arguments)
-        #endif
-        return try fetchAll(Int64.self, sql, arguments)
     }
 }

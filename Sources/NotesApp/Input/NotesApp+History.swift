@@ -62,7 +62,7 @@ extension NotesApp {
                 guard let owner = try? engine?.stack(id: stackID) else { continue }
                 let words = try? StepWords.describe(steps, of: owner, in: database)
                 for (index, step) in steps.enumerated() {
-                    panel.words[step.id] = words?[index].words ?? ""
+                    panel.words[step.id] = words?[index] ?? StepWords.Touched(words: "", rows: 0)
                 }
             }
         }
@@ -118,9 +118,9 @@ extension NotesApp {
             return
         }
         let owner = owner(of: line)
-        let rows = try? StepWords.describe(line.step, of: owner ?? stack, in: database)
         var text = "x takes back \(name)"
-        if let owner, (rows?.rows ?? 0) <= Self.previewedRowsAtMost,
+        // The line's words were read for the lines shown, with its rows.
+        if let owner, (panel.words[line.step.id]?.rows ?? 0) <= Self.previewedRowsAtMost,
             let preview = try? stack.previewRevert(
                 line.step, of: owner === stack ? nil : owner, reading: { _ in () })
         {
@@ -144,7 +144,7 @@ extension NotesApp {
 
     /// "Set Rating · Art 012".
     func describe(_ line: HistoryPanel.Line, in panel: HistoryPanel) -> String {
-        let words = panel.words[line.step.id] ?? ""
+        let words = panel.words[line.step.id]?.words ?? ""
         return words.isEmpty ? line.step.name : "\(line.step.name) · \(words)"
     }
 

@@ -80,12 +80,15 @@ extension NotesApp {
     /// when it changed nothing, "pane 2 changed Title since".
     func keptClauses(of event: UndoEvent, changedNothing: Bool) -> [String] {
         var clauses: [String] = []
+        // Each stack named once: one no pane shows is looked up among the leases.
+        var names: [String?: String] = [:]
         // updatedAt is bookkeeping, not something the person edited.
         for conflict in event.conflicts where conflict.column != "updatedAt" {
             let clause: String
             switch conflict.reason {
             case .changedSince:
-                let who = paneName(ofStack: conflict.keptFrom)
+                let who = names[conflict.keptFrom] ?? paneName(ofStack: conflict.keptFrom)
+                names[conflict.keptFrom] = who
                 let (verb, what) = change(kept: conflict)
                 clause =
                     changedNothing

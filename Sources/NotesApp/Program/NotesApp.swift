@@ -30,7 +30,7 @@ public final class NotesApp {
     var overlay: Overlay?
     /// What the history panel's steps touched, in words, by step id, with `commits` when they
     /// were read: a panel opened again while nothing was written reads none of them again.
-    var stepWords: (commits: Int, words: [Int64: String]) = (-1, [:])
+    var stepWords: (commits: Int, words: [Int64: StepWords.Touched]) = (-1, [:])
     /// Keys, pastes and clicks that came while the terminal was too small to show the panes,
     /// handled in order once it is big enough again (`TooSmallTerminal`).
     var heldWhileTooSmall = TooSmallTerminal()

@@ -32,8 +32,9 @@ struct HistoryPanel {
     var top = 0
     /// `NotesApp.commits` when the lists were read; nil: read them at the next draw.
     var commitsSeen: Int?
-    /// What each step touched, in words (`StepWords`), by step id: read for the lines shown.
-    var words: [Int64: String] = [:]
+    /// What each step touched, in words, and how many rows (`StepWords`), by step id: read for
+    /// the lines shown.
+    var words: [Int64: StepWords.Touched] = [:]
 
     init(scope: Scope) {
         self.scope = scope

@@ -9,13 +9,19 @@ import SQLiteUndo
 enum StepWords {
     /// The words for `step` of `stack`, and how many rows it wrote.
     static func describe(_ step: UndoStep, of stack: UndoStack, in database: DatabaseQueue)
-        throws -> (words: String, rows: Int)
+        throws -> Touched
     {
         try describe([step], of: stack, in: database)[0]
     }
 
+    /// What a step touched, in words, and how many rows it wrote.
+    struct Touched: Equatable {
+        let words: String
+        let rows: Int
+    }
+
     /// What a step touched: its rows, and the names of its one article and one author.
-    private struct Touched {
+    private struct Rows {
         var chunks: Set<Int64>
         var articles: Set<Int64>
         var authors: Set<Int64>
@@ -26,12 +32,12 @@ enum StepWords {
     /// The words for each of `steps` of `stack`, read in two transactions whatever their
     /// number (the lines of a panel).
     static func describe(_ steps: [UndoStep], of stack: UndoStack, in database: DatabaseQueue)
-        throws -> [(words: String, rows: Int)]
+        throws -> [Touched]
     {
         let rows = try stack.rows(of: steps)
         let touched = try database.read { db in
             try rows.map { rows in
-                var touched = Touched(
+                var touched = Rows(
                     chunks: rows.ids(for: ArticleChunk.self) ?? [],
                     articles: rows.ids(for: Article.self) ?? [],
                     authors: rows.ids(for: Author.self) ?? [])
@@ -52,8 +58,8 @@ enum StepWords {
         return try zip(steps, touched).map { try words(for: $0, $1, of: stack) }
     }
 
-    private static func words(for step: UndoStep, _ touched: Touched, of stack: UndoStack)
-        throws -> (words: String, rows: Int)
+    private static func words(for step: UndoStep, _ touched: Rows, of stack: UndoStack)
+        throws -> Touched
     {
         let (chunks, articles, authors) = (touched.chunks, touched.articles, touched.authors)
         // Rows gone now: named as the step logged them.
@@ -86,7 +92,7 @@ enum StepWords {
         if step.name == "Typing", articles.count == 1, authors.isEmpty {
             words += chunks.isEmpty ? ": Title" : ": Body"
         }
-        return (words, articles.count + chunks.count + authors.count)
+        return Touched(words: words, rows: articles.count + chunks.count + authors.count)
     }
 
     private static func text(_ value: SQLiteValue?) -> String? {

@@ -29,6 +29,8 @@ enum HistoryView {
         }
         let focused = pane === app.focusedPane
         let now = app.clock()
+        // Each stack named once a frame: a stack no pane shows is looked up among the leases.
+        var paneNames: [String: String] = [:]
         for row in 0..<rect.height {
             let index = panel.top + row
             guard index < panel.lineCount else { break }
@@ -46,7 +48,10 @@ enum HistoryView {
             canvas.fill(lineRect, with: style)
             var left = app.describe(line, in: panel)
             if case .article = panel.scope {
-                left = app.paneName(ofStack: line.stackID).capitalizedFirst + " · " + left
+                let paneName =
+                    paneNames[line.stackID] ?? app.paneName(ofStack: line.stackID).capitalizedFirst
+                paneNames[line.stackID] = paneName
+                left = paneName + " · " + left
             }
             let right = rect.width >= 30 ? StepWords.ago(line.step.date, now: now) + " " : ""
             let rightWidth = DisplayWidth.of(right)

@@ -1,0 +1,19 @@
+import SQLiteDatabase
+
+extension Database {
+    /// Runs one statement of a replay (logged when the `UndoDiagnostics` trait is on).
+    func executeReplay(_ sql: String, _ arguments: [SQLiteValue]) throws {
+        #if UndoDiagnostics
+            UndoDiagnostics.log(sql, arguments)
+        #endif
+        try execute(sql, arguments)
+    }
+
+    /// `executeReplay` of a statement that returns the rowids it wrote (`RETURNING rowid`).
+    func fetchReplay(_ sql: String, _ arguments: [SQLiteValue]) throws -> [Int64] {
+        #if UndoDiagnostics
+            UndoDiagnostics.log(sql, arguments)
+        #endif
+        return try fetchAll(Int64.self, sql, arguments)
+    }
+}
