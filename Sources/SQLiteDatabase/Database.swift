@@ -29,6 +29,8 @@ public final class Database {
             hookedTables.first { $0.name.withCString { sqlite3_stricmp($0, name) == 0 } }?.rows ?? 0
         }
     }
+    /// The tick of the current `reportingProgress`, if any.
+    var progress: ProgressTicker?
     /// Observers of the write transactions a `DatabaseQueue` runs on this connection.
     var writeObservers: [WeakWriteObserver] = []
     /// The lockstep feed functions registered on this connection, by name.
@@ -43,6 +45,7 @@ public final class Database {
     deinit {
         statementCache.removeAll()
         sqlite3_update_hook(handle, nil, nil)
+        sqlite3_progress_handler(handle, 0, nil, nil)
         sqlite3_close_v2(handle)
     }
 

@@ -161,12 +161,31 @@ extension UndoStack {
     ///   undone); what `undo()` throws, after the undos before it.
     @discardableResult
     public func undo(to step: UndoStep) throws -> [UndoEvent] {
+        try undo(to: step, reporting: nil)
+    }
+
+    /// `undo(to:)`, telling `report` how far each undo has come (as
+    /// `undo(reportingEvery:progress:)` does).
+    /// - Throws: what `undo(to:)` throws.
+    @discardableResult
+    public func undo(
+        to step: UndoStep, reportingEvery interval: Duration = ReplayProgress.interval,
+        progress report: (ReplayProgress) -> Void
+    ) throws -> [UndoEvent] {
+        try withoutActuallyEscaping(report) {
+            try undo(to: step, reporting: ProgressReport(interval: interval, report: $0))
+        }
+    }
+
+    private func undo(to step: UndoStep, reporting report: ProgressReport?) throws
+        -> [UndoEvent]
+    {
         guard lists(.undo, hold: step) else {
             throw UndoError.stepNotFound(step.name)
         }
         var events: [UndoEvent] = []
         while let newest = history.undo.first, newest.id != step.id {
-            guard let event = try undo() else { break }
+            guard let event = try replay(from: .undo, reporting: report) else { break }
             events.append(event)
         }
         return events
@@ -178,12 +197,32 @@ extension UndoStack {
     ///   redone); what `redo()` throws, after the redos before it.
     @discardableResult
     public func redo(to step: UndoStep) throws -> [UndoEvent] {
+        try redo(to: step, reporting: nil)
+    }
+
+    /// `redo(to:)`, telling `report` how far each redo has come (as
+    /// `undo(reportingEvery:progress:)` does).
+    /// - Throws: what `redo(to:)` throws.
+    @discardableResult
+    public func redo(
+        to step: UndoStep, reportingEvery interval: Duration = ReplayProgress.interval,
+        progress report: (ReplayProgress) -> Void
+    ) throws -> [UndoEvent] {
+        try withoutActuallyEscaping(report) {
+            try redo(to: step, reporting: ProgressReport(interval: interval, report: $0))
+        }
+    }
+
+    private func redo(to step: UndoStep, reporting report: ProgressReport?) throws
+        -> [UndoEvent]
+    {
         guard lists(.redo, hold: step) else {
             throw UndoError.stepNotFound(step.name)
         }
         var events: [UndoEvent] = []
         // Stops after the step's own redo, though one that restored nothing files nothing.
-        while let next = history.redo.first, let event = try redo() {
+        while let next = history.redo.first, let event = try replay(from: .redo, reporting: report)
+        {
             events.append(event)
             if next.id == step.id { break }
         }

@@ -22,6 +22,26 @@ extension UndoStack {
     ///   is changed); `UndoError.replayFailed` (everything rolled back).
     @discardableResult
     public func revert(_ step: UndoStep, of owner: UndoStack? = nil) throws -> UndoEvent? {
+        try revert(step, of: owner, reporting: nil)
+    }
+
+    /// `revert(_:of:)`, telling `report` how far it has come (as
+    /// `undo(reportingEvery:progress:)` does).
+    /// - Throws: what `revert(_:of:)` throws.
+    @discardableResult
+    public func revert(
+        _ step: UndoStep, of owner: UndoStack? = nil,
+        reportingEvery interval: Duration = ReplayProgress.interval,
+        progress report: (ReplayProgress) -> Void
+    ) throws -> UndoEvent? {
+        try withoutActuallyEscaping(report) {
+            try revert(step, of: owner, reporting: ProgressReport(interval: interval, report: $0))
+        }
+    }
+
+    private func revert(
+        _ step: UndoStep, of owner: UndoStack?, reporting report: ProgressReport?
+    ) throws -> UndoEvent? {
         let owner = owner ?? self
         guard owner.lists(.undo, hold: step) else {
             throw UndoError.stepNotFound(step.name)
@@ -32,7 +52,9 @@ extension UndoStack {
             event = try engine.database.write { db -> UndoEvent? in
                 let entry = try owner.undoEntry(of: step, db)
                 try closeMergingInFile(except: nil, db)
-                let (inverse, event) = try takeBack(entry, named: name, db)
+                let (inverse, event) = try metering(entry, reporting: report, db) {
+                    try takeBack(entry, named: name, db)
+                }
                 // A take-back that restored nothing files nothing.
                 if let added = try insertEntry(inverse, list: .undo, db) {
                     if let start = inverse.logStart(in: engine) {

@@ -113,14 +113,20 @@ public final class UndoStack: Sendable {
         }
     }
 
-    private func replay(from list: UndoLogSchema.List) throws -> UndoEvent? {
+    /// Replays the top entry of `list` in a transaction of its own, telling `report` (when
+    /// given) how far it has come.
+    func replay(
+        from list: UndoLogSchema.List, reporting report: ProgressReport? = nil
+    ) throws -> UndoEvent? {
         // Its name names an error even when the transaction cannot begin.
         guard let expected = top(of: list) else { return nil }
         var replayed: StackEntry?
         let event: UndoEvent?
         do {
             event = try engine.database.write { db -> UndoEvent? in
-                try replayTop(of: list, db) { replayed = $0 }
+                try metering(top(of: list), reporting: report, db) {
+                    try replayTop(of: list, db) { replayed = $0 }
+                }
             }
         } catch {
             try? reload()
