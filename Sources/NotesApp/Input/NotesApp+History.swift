@@ -170,8 +170,11 @@ extension NotesApp {
             return
         }
         do {
+            let report = replayProgress(line.isUndone ? "Redoing" : "Undoing")
             let events =
-                line.isUndone ? try stack.redo(to: line.step) : try stack.undo(to: line.step)
+                line.isUndone
+                ? try stack.redo(to: line.step, progress: report)
+                : try stack.undo(to: line.step, progress: report)
             pane.historyPanel = nil
             guard let last = events.last else {
                 message = "Already there: \(line.step.name) is the newest step done"
@@ -210,7 +213,9 @@ extension NotesApp {
             let owner = owner(of: line)
             let before = stack.state.undo.count
             guard
-                let event = try stack.revert(line.step, of: owner === stack ? nil : owner)
+                let event = try stack.revert(
+                    line.step, of: owner === stack ? nil : owner,
+                    progress: replayProgress("Taking back"))
             else { return }
             pane.historyPanel = nil
             reveal(event, in: pane)

@@ -20,7 +20,11 @@ extension NotesApp {
             let oppositeCount = { (undoing ? stack.state.redo : stack.state.undo).count }
             let before = oppositeCount()
             let commitsBefore = commits.value
-            guard let event = undoing ? try stack.undo() : try stack.redo() else {
+            let report = replayProgress(undoing ? "Undoing" : "Redoing")
+            guard
+                let event = undoing
+                    ? try stack.undo(progress: report) : try stack.redo(progress: report)
+            else {
                 message = "Pane \(number): nothing to \(undoing ? "undo" : "redo")"
                 return
             }

@@ -24,6 +24,8 @@ public final class NotesApp {
     private var paneCache: [String: Pane] = [:]
     /// The last message for the status line.
     var message: String?
+    /// The frame last drawn, which long work draws again with its progress.
+    private(set) var lastFrame: (canvas: Canvas, cursor: Point?)?
     /// The time edits stamp articles with: the system's clock unless set (tests set their own,
     /// with the engine's, so that no test depends on how fast it runs).
     var clock: @Sendable () -> Date = { Date() }
@@ -306,6 +308,7 @@ public final class NotesApp {
         for (index, pane) in panes.enumerated() { load(pane, at: index, in: screen) }
         let (canvas, cursor) = ScreenRenderer(app: self, layout: screen).draw()
         backend.draw(canvas, cursor: cursor)
+        lastFrame = (canvas, cursor)
         // Once the first frame is on the screen: reading the whole file beside it would slow it.
         opening?.check.start()
     }
@@ -329,13 +332,19 @@ public final class NotesApp {
 
     /// Runs `body` as one undoable action of the focused pane, and reports errors in the status
     /// line instead of failing. Waits at most a second for another program's lock.
-    func perform(_ name: String, coalescing key: String? = nil, _ body: (Database) throws -> Void) {
+    /// - Returns: whether it was done (false: the status line says why not).
+    @discardableResult
+    func perform(_ name: String, coalescing key: String? = nil, _ body: (Database) throws -> Void)
+        -> Bool
+    {
         do {
             try writeUndoably(
                 in: focusedPane, name, coalescing: key, waitingAtMost: .seconds(1), body)
             message = nil
+            return true
         } catch {
             message = "\(name) failed: \(ErrorWords.describe(error)); nothing was saved"
+            return false
         }
     }
 

@@ -48,12 +48,17 @@ extension NotesApp {
         if let pending = picker.confirmingDeletion {
             picker.confirmingDeletion = nil
             if Keymaps.confirm.action(for: key) == .confirm {
-                perform("Delete Author") { db in
-                    try Notebook.deleteAuthor(db, id: pending.author.id)
+                overlay = nil
+                let deleted = perform("Delete Author") { db in
+                    // The author and their articles, by the cascade.
+                    try showingProgress(
+                        of: "Deleting \(pending.author.name)", expected: pending.articles + 1,
+                        in: [Author.tableName, Article.tableName], db
+                    ) { try Notebook.deleteAuthor(db, id: pending.author.id) }
                 }
+                guard deleted else { return }
                 // The selected article may be one of the author's: gone by this pane's action.
                 focusedPane.selectWhatTakesItsPlace()
-                overlay = nil
                 message =
                     "Deleted \(pending.author.name) and \(counted(pending.articles, "article")) "
                     + "(Ctrl-Z brings them back)"

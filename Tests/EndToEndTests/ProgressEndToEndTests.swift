@@ -1,0 +1,111 @@
+import Foundation
+import SQLiteDatabase
+import Testing
+
+/// Issue 22's long work with the real program in tmux: deleting an author with 30,000 articles,
+/// its undo and its redo each take seconds in a debug build, and each shows its rows done of
+/// rows in the status line while the panes stay on the screen; keys typed meanwhile are handled
+/// after it, in order.
+extension NotesEndToEndTests {
+    /// The progress lines seen in the status line until `done` shows, each parsed as (done,
+    /// total), with the whole screen seen at each.
+    private func progress(
+        _ session: TmuxSession, prefix: String, until done: String,
+        typing keys: [String] = []
+    ) throws -> [(done: Int, total: Int, screen: String)] {
+        var seen: [(Int, Int, String)] = []
+        var typed = false
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            let screen = try session.screen()
+            let line = status(screen)
+            if line.contains(done) { return seen }
+            if let range = line.range(of: prefix) {
+                let numbers = line[range.upperBound...].replacingOccurrences(of: ",", with: "")
+                    .split(separator: " ")
+                if numbers.count >= 4, numbers[1] == "of", numbers[3] == "rows",
+                    let rows = Int(numbers[0]), let total = Int(numbers[2])
+                {
+                    seen.append((rows, total, screen))
+                }
+                if !typed && !keys.isEmpty {
+                    try session.sendLiteral(keys.joined())
+                    typed = true
+                }
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        throw TmuxSession.TimedOut(waitingFor: done, screen: try session.screen())
+    }
+
+    /// Every line of the screen but the status line.
+    private func allButStatus(_ screen: String) -> [Substring] {
+        var lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+        lines.remove(at: lines.count - 4)
+        return lines
+    }
+
+    @Test func longWorkShowsItsProgressAndKeepsTheKeysTypedMeanwhile() throws {
+        try makeNotebook(articles: 5)
+        let db = try DatabaseQueue(path: notebook)
+        try db.write { db in
+            try db.execute(
+                """
+                INSERT INTO authors(name) VALUES ('Bulk Writer');
+                WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 30000)
+                INSERT INTO articles(title, body, authorId, createdAt, updatedAt)
+                SELECT printf('Bulk %05d', x), printf('%.480c word %d', 'b', x),
+                    (SELECT id FROM authors WHERE name = 'Bulk Writer'),
+                    '2019-01-01T00:00:00.000Z', '2019-01-01T00:00:00.000Z'
+                FROM n
+                """)
+        }
+        db.close()
+        let session = try TmuxSession(arguments: ["--db", notebook], folder: folder)
+        try session.waitFor("All articles · 30005")
+        // The oldest article is a bulk one: End selects it, a opens the authors.
+        try session.send("End")
+        try session.waitFor("Bulk 00001")
+        try session.send("a")
+        try session.sendLiteral("Bulk")
+        try session.send("DC")
+        try session.waitFor("Delete Bulk Writer and 30000 articles? y/n")
+        try session.send("y")
+        // The author and their articles: 30,001 rows.
+        let deleting = try progress(
+            session, prefix: "Deleting Bulk Writer: ", until: "Deleted Bulk Writer")
+        #expect(!deleting.isEmpty)
+        #expect(deleting.allSatisfy { $0.total == 30001 && $0.done <= 30001 })
+        #expect(deleting.allSatisfy { status($0.screen).contains(" of 30,001 rows") })
+        try session.waitFor("All articles · 5")
+
+        // Ctrl-Z: the rows it logged (articles, their bodies' chunks, the author) come back.
+        // A search typed meanwhile is handled after, letter by letter in order.
+        let before = try session.screen()
+        try session.send("C-z")
+        let undoing = try progress(
+            session, prefix: "Undoing Delete Author: ", until: "Undid Delete Author",
+            typing: ["/", "Bulk 29999"])
+        #expect(undoing.count >= 2)
+        #expect(undoing.allSatisfy { $0.total == 60001 && $0.done <= 60001 })
+        #expect(zip(undoing, undoing.dropFirst()).allSatisfy { $0.done <= $1.done })
+        #expect(Set(undoing.map(\.done)).count >= 2)
+        // The screen stays as it was around the status line.
+        #expect(undoing.allSatisfy { allButStatus($0.screen) == allButStatus(before) })
+        let searched = try session.waitFor("1 Search: Bulk 29999 ").split(separator: "\n")
+        #expect(searched[2].hasPrefix(" Bulk 29999  "))
+        #expect(searched[3].hasPrefix("   ") && !searched[3].contains("Bulk"))
+
+        // Esc leaves the search; Ctrl-Y deletes them again, with its progress.
+        try session.send("Escape")
+        try session.waitFor("All articles · 30005")
+        try session.send("C-y")
+        let redoing = try progress(
+            session, prefix: "Redoing Delete Author: ", until: "Redid Delete Author")
+        #expect(!redoing.isEmpty)
+        #expect(redoing.allSatisfy { $0.total == 60001 && $0.done <= 60001 })
+        try session.waitFor("All articles · 5")
+        try session.send("C-q")
+        try session.waitFor("EXIT=0")
+    }
+}
