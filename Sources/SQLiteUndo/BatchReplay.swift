@@ -345,7 +345,7 @@ struct BatchReplay {
             SELECT \(values.joined(separator: ", ")) FROM \(log) AS l
             WHERE \(spanOf("l")) AND l.tableId = ? AND l.kind = ?
                 AND NOT EXISTS (SELECT 1 FROM \(table.sqlName) WHERE rowid = \(original))
-            ORDER BY l.seq \(inverted ? "ASC" : "DESC")
+            ORDER BY \(original)
             RETURNING rowid
             """, arguments(part))
     }

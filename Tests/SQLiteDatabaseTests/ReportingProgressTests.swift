@@ -4,7 +4,7 @@ import Testing
 /// `reportingProgress` ticks while SQLite works for a long statement, with the rows changed so
 /// far readable in the tick; it stops ticking when its body returns. An interval of zero ticks
 /// at every look SQLite gives it (every few thousand virtual machine steps): no clock involved.
-@Suite struct ProgressTests {
+@Suite struct ReportingProgressTests {
     private static let fiveThousandRows = """
         WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 5000)
         INSERT INTO t(x) SELECT x FROM n
