@@ -133,6 +133,18 @@ struct ArticleQuerySQL {
         )
     }
 
+    /// The id of the listed article that comes first among those of `list` (a JSON array of
+    /// ids), or no row when none of them is listed.
+    func first(amongJSON list: String) -> Statement {
+        (
+            """
+            SELECT a.id FROM \(source) \(whereClause("a.id IN (SELECT value FROM json_each(?))"))
+            ORDER BY \(orderBy) LIMIT 1
+            """,
+            arguments + [.text(list)]
+        )
+    }
+
     /// Counts the listed articles before the one whose sort key is given.
     func countPreceding(sortKey values: [SQLiteValue]) -> Statement {
         (

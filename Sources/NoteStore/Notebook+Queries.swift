@@ -34,6 +34,18 @@ extension Notebook {
         return try db.fetchOne(Int.self, countStatement.sql, countStatement.arguments)
     }
 
+    /// The article among `ids` that `query` lists first, or nil when it lists none of them:
+    /// one walk of the list's order, however many ids (an undo brings back 100k articles).
+    /// - Throws: `SQLiteError`.
+    public static func firstArticle(
+        among ids: Set<Int64>, in query: ArticleQuery, _ db: Database
+    ) throws -> Int64? {
+        guard !ids.isEmpty else { return nil }
+        let statement = ArticleQuerySQL(query).first(
+            amongJSON: "[" + ids.map(String.init).joined(separator: ",") + "]")
+        return try db.fetchOne(Int64.self, statement.sql, statement.arguments)
+    }
+
     /// The whole article, or nil when there is none with this id.
     /// - Throws: `SQLiteError`.
     public static func article(_ db: Database, id: Int64) throws -> Article? {

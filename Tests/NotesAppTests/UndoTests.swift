@@ -72,6 +72,24 @@ import Testing
         #expect(pane.highlighted == [target.id])
     }
 
+    /// An undo that brings back many articles selects the one the list shows first, however
+    /// many came back: here the newest of 500, whose id is the highest.
+    @Test func aBigUndoSelectsTheFirstRestoredInTheListsOrder() throws {
+        let fixture = try AppFixture(articles: 500)
+        let pane = fixture.app.panes[0]
+        fixture.press(.down, .down, .character("a"), .delete, .character("y"))
+        #expect(try fixture.titles().isEmpty)
+        fixture.press(.control("z"))
+        #expect(try fixture.titles().count == 500)
+        #expect(pane.selected == 0)
+        #expect(pane.selectedSummary?.title == "Article 500")
+        #expect(pane.highlighted.count == 500)
+        let lines = fixture.screen.split(separator: "\n")
+        #expect(lines[1].hasPrefix(" 1 All articles · 500"))
+        #expect(lines[2].hasPrefix("+Article 500 "))
+        #expect(lines[3].hasPrefix("+Article 499 "))
+    }
+
     @Test func undoClearsASearchThatHidesTheRestoredRow() throws {
         let fixture = try AppFixture(articles: 12)
         fixture.press(.down, .delete)  // Article 11

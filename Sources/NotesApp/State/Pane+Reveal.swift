@@ -11,18 +11,15 @@ extension Pane {
     func revealRestored(_ db: Database) throws -> Bool {
         guard let ids = restoredToReveal else { return false }
         restoredToReveal = nil
-        // Enough to find the first in the list's order; a bulk undo restores many thousands.
-        let present = try ids.sorted().prefix(200).filter {
-            try Notebook.articleExists(db, id: $0)
+        let openCameBack = { (open: Int64) in
+            try ids.contains(open) && Notebook.articleExists(db, id: open)
         }
         switch mode {
-        case .article(let open) where present.contains(open):
-            editor?.endRun()
-            return true
-        case .gone(let open) where present.contains(open):
-            try self.open(articleID: open, db)
-            return true
         case .article(let open):
+            if try openCameBack(open) {
+                editor?.endRun()
+                return true
+            }
             guard try !Notebook.articleExists(db, id: open) else {
                 mode = .list  // to show what came back
                 break
@@ -32,20 +29,20 @@ extension Pane {
             mode = .gone(open)
             editor = nil
             return false
-        case .list, .gone:
+        case .gone(let open):
+            if try openCameBack(open) {
+                try self.open(articleID: open, db)
+                return true
+            }
+        case .list:
             break
         }
-        var best: (position: Int, id: Int64)?
-        for id in present {
-            if let position = try Notebook.position(db, ofArticle: id, in: query),
-                best.map({ position < $0.position }) ?? true
-            {
-                best = (position, id)
-            }
-        }
-        if let id = best?.id ?? present.first {
-            try select(articleID: id, db)
-        }
+        // One walk of the list's order, however many came back; else one the list does not
+        // show (selecting it clears the filter).
+        let first =
+            try Notebook.firstArticle(among: ids, in: query, db)
+            ?? ids.sorted().prefix(200).first { try Notebook.articleExists(db, id: $0) }
+        if let first { try select(articleID: first, db) }
         return false
     }
 }
