@@ -96,6 +96,20 @@ extension Notebook {
         guard db.changesCount > 0 else { throw NotebookError.authorNotFound(id: id) }
     }
 
+    /// The rows deleting the author removes: the author, their articles and the articles'
+    /// body chunks (what its undo puts back).
+    /// - Throws: `SQLiteError`.
+    public static func rowCount(ofAuthor id: Int64, _ db: Database) throws -> Int {
+        try db.fetchOne(
+            Int.self,
+            """
+            SELECT (SELECT count(*) FROM authors WHERE id = ?1)
+                + (SELECT count(*) FROM \(NoteStoreSchema.articleRows) WHERE authorId = ?1)
+                + (SELECT count(*) FROM \(NoteStoreSchema.articleChunks) WHERE articleId IN
+                    (SELECT id FROM \(NoteStoreSchema.articleRows) WHERE authorId = ?1))
+            """, [.integer(id)]) ?? 0
+    }
+
     /// Deletes an author and, by `ON DELETE CASCADE`, all their articles.
     /// - Throws: `NotebookError.authorNotFound`; `SQLiteError`.
     public static func deleteAuthor(_ db: Database, id: Int64) throws {

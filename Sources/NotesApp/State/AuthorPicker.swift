@@ -50,10 +50,11 @@ extension NotesApp {
             if Keymaps.confirm.action(for: key) == .confirm {
                 overlay = nil
                 let deleted = perform("Delete Author") { db in
-                    // The author and their articles, by the cascade.
+                    // The author, and their articles and bodies by the cascade.
                     try showingProgress(
-                        of: "Deleting \(pending.author.name)", expected: pending.articles + 1,
-                        in: [Author.tableName, Article.tableName], db
+                        of: "Deleting \(pending.author.name)",
+                        expected: Notebook.rowCount(ofAuthor: pending.author.id, db),
+                        in: [Author.tableName, Article.tableName, ArticleChunk.tableName], db
                     ) { try Notebook.deleteAuthor(db, id: pending.author.id) }
                 }
                 guard deleted else { return }
