@@ -15,11 +15,11 @@ struct BigActionBenchmarks {
     let folder: ScratchFolder
 
     func run() throws -> [Measurement] {
-        try measureDeleteAuthor() + [measureImport()]
+        try measureDeleteAuthor() + [measureImport(), measureUndoInTheApp()]
     }
 
     /// A notebook whose author 1 wrote `bigActionArticles` articles of 500 bytes, and author 2 one.
-    private func notebook(_ name: String) throws -> String {
+    func notebook(_ name: String) throws -> String {
         let path = folder.path("big-action-\(name).db")
         let db = try DatabaseQueue(path: path)
         defer { db.close() }
