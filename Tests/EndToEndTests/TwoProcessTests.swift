@@ -300,8 +300,10 @@ import Testing
         try first.waitFor("Undo Typing")
 
         let second = try TmuxSession(arguments: ["--db", notebook], folder: folder)
-        let screen = try second.waitFor("Written by the first")
-        // The first notes' history is its own while it runs.
+        try second.waitFor("Written by the first")
+        // The frame drawn down to its last line (a capture can catch one half drawn, without
+        // its status line): the first notes' history is its own while it runs.
+        let screen = try second.waitFor("^Q Quit")
         #expect(screen.contains(" Pane 1 │ Nothing to undo │ Nothing to redo"))
         try second.send("C-z")
         try second.waitFor("Pane 1: nothing to undo")
