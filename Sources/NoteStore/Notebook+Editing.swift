@@ -99,7 +99,7 @@ extension Notebook {
     /// The rows deleting the author removes: the author, their articles and the articles'
     /// body chunks (what its undo puts back).
     /// - Throws: `SQLiteError`.
-    public static func rowCount(ofAuthor id: Int64, _ db: Database) throws -> Int {
+    public static func rowCount(_ db: Database, ofAuthor id: Int64) throws -> Int {
         try db.fetchOne(
             Int.self,
             """

@@ -38,7 +38,7 @@ extension Notebook {
     /// one walk of the list's order, however many ids (an undo brings back 100k articles).
     /// - Throws: `SQLiteError`.
     public static func firstArticle(
-        among ids: Set<Int64>, in query: ArticleQuery, _ db: Database
+        _ db: Database, among ids: Set<Int64>, in query: ArticleQuery
     ) throws -> Int64? {
         guard !ids.isEmpty else { return nil }
         let statement = ArticleQuerySQL(query).first(

@@ -10,11 +10,11 @@ extension Database {
         every interval: Duration, to tick: () -> Void, _ body: () throws -> T
     ) rethrows -> T {
         try withoutActuallyEscaping(tick) { tick in
-            let outer = progress
-            progress = ProgressTicker(interval: interval, tick: tick)
+            let outer = progressTicker
+            progressTicker = ProgressTicker(interval: interval, tick: tick)
             installProgressHandler()
             defer {
-                progress = outer
+                progressTicker = outer
                 if outer == nil { sqlite3_progress_handler(handle, 0, nil, nil) }
             }
             return try body()
@@ -31,7 +31,7 @@ extension Database {
             handle, Self.stepsBetweenLooks,
             { context in
                 guard let context else { return 0 }
-                Unmanaged<Database>.fromOpaque(context).takeUnretainedValue().progress?
+                Unmanaged<Database>.fromOpaque(context).takeUnretainedValue().progressTicker?
                     .tickIfDue()
                 // Zero: go on (anything else would interrupt the statement).
                 return 0
@@ -53,8 +53,9 @@ final class ProgressTicker {
     }
 
     func tickIfDue() {
-        let now = clock.now
-        guard now >= due else { return }
+        guard clock.now >= due else { return }
+        // Set first: a tick that ran SQL on the connection would not tick again inside itself.
+        due = .now + .seconds(3600)
         tick()
         // From after the tick: a slow one (a redraw) does not make the next come at once.
         due = clock.now + interval

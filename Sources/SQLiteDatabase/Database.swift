@@ -23,14 +23,15 @@ public final class Database {
     var resizedTables: Set<String> { Set(hookedTables.filter(\.resized).map(\.name)) }
 
     /// How many row changes (inserts, updates, deletes) the current transaction has made to
-    /// `table` so far, those of triggers included, as the update hook saw them.
+    /// `table` so far, those of triggers included, as the update hook saw them; what a
+    /// `savepoint` rolled back is not counted.
     public func changedRowCount(of table: String) -> Int {
         table.withCString { name in
             hookedTables.first { $0.name.withCString { sqlite3_stricmp($0, name) == 0 } }?.rows ?? 0
         }
     }
     /// The tick of the current `reportingProgress`, if any.
-    var progress: ProgressTicker?
+    var progressTicker: ProgressTicker?
     /// Observers of the write transactions a `DatabaseQueue` runs on this connection.
     var writeObservers: [WeakWriteObserver] = []
     /// The lockstep feed functions registered on this connection, by name.
@@ -169,6 +170,18 @@ public final class Database {
         guard let semicolon = bytes.firstIndex(of: UInt8(ascii: ";")) else { return true }
         return bytes[bytes.index(after: semicolon)...].allSatisfy {
             [0x20, 0x09, 0x0A, 0x0C, 0x0D].contains($0)
+        }
+    }
+
+    /// How many row changes each table the update hook saw has had, in the order it saw them
+    /// (`restoreChangedRowCounts` puts them back).
+    func changedRowCounts() -> [Int] { hookedTables.map(\.rows) }
+
+    /// Puts back the row counts `changedRowCounts` returned, when a savepoint rolled back what
+    /// was done since: a table first seen since counts none. The tables stay listed.
+    func restoreChangedRowCounts(_ counts: [Int]) {
+        for index in hookedTables.indices {
+            hookedTables[index].rows = index < counts.count ? counts[index] : 0
         }
     }
 

@@ -14,7 +14,7 @@ public struct ReplayProgress: Sendable, Equatable {
     public let elapsed: Duration
 
     /// How often a replay reports its progress unless told otherwise: ten times a second.
-    public static let interval = Duration.milliseconds(100)
+    public static let defaultInterval = Duration.milliseconds(100)
 }
 
 /// Where and how often a replay reports its progress.
@@ -60,11 +60,16 @@ extension UndoStack {
     /// `undo()`, telling `report` how far it has come about every `interval` (ten times a
     /// second by default) while it works; on this thread, in the middle of the replay's
     /// statements: `report` must not use the database.
+    /// - Parameters:
+    ///   - interval: the least time between two reports; `.zero` reports at every look SQLite
+    ///     gives (every few thousand steps of its virtual machine), whatever the clock says.
+    ///   - report: told the step's name, the rows written so far of the rows it recorded, and
+    ///     the time since it began. A replay shorter than `interval` reports nothing.
     /// - Returns: what the undo did, or nil when there is nothing to undo.
     /// - Throws: `UndoError.replayFailed` (everything rolled back, the stack unchanged).
     @discardableResult
     public func undo(
-        reportingEvery interval: Duration = ReplayProgress.interval,
+        reportingEvery interval: Duration = ReplayProgress.defaultInterval,
         progress report: (ReplayProgress) -> Void
     ) throws -> UndoEvent? {
         try withoutActuallyEscaping(report) {
@@ -77,7 +82,7 @@ extension UndoStack {
     /// - Throws: `UndoError.replayFailed` (everything rolled back, the stack unchanged).
     @discardableResult
     public func redo(
-        reportingEvery interval: Duration = ReplayProgress.interval,
+        reportingEvery interval: Duration = ReplayProgress.defaultInterval,
         progress report: (ReplayProgress) -> Void
     ) throws -> UndoEvent? {
         try withoutActuallyEscaping(report) {

@@ -169,7 +169,7 @@ extension UndoStack {
     /// - Throws: what `undo(to:)` throws.
     @discardableResult
     public func undo(
-        to step: UndoStep, reportingEvery interval: Duration = ReplayProgress.interval,
+        to step: UndoStep, reportingEvery interval: Duration = ReplayProgress.defaultInterval,
         progress report: (ReplayProgress) -> Void
     ) throws -> [UndoEvent] {
         try withoutActuallyEscaping(report) {
@@ -205,7 +205,7 @@ extension UndoStack {
     /// - Throws: what `redo(to:)` throws.
     @discardableResult
     public func redo(
-        to step: UndoStep, reportingEvery interval: Duration = ReplayProgress.interval,
+        to step: UndoStep, reportingEvery interval: Duration = ReplayProgress.defaultInterval,
         progress report: (ReplayProgress) -> Void
     ) throws -> [UndoEvent] {
         try withoutActuallyEscaping(report) {

@@ -31,7 +31,7 @@ extension UndoStack {
     @discardableResult
     public func revert(
         _ step: UndoStep, of owner: UndoStack? = nil,
-        reportingEvery interval: Duration = ReplayProgress.interval,
+        reportingEvery interval: Duration = ReplayProgress.defaultInterval,
         progress report: (ReplayProgress) -> Void
     ) throws -> UndoEvent? {
         try withoutActuallyEscaping(report) {

@@ -27,6 +27,11 @@ public final class HeadlessBackend: TerminalBackend {
     public private(set) var cursor: Point?
     /// How many times `draw` was called.
     public private(set) var drawCount = 0
+    /// Whether `draw` keeps every screen's text in `recordedScreens` (for frames drawn in the
+    /// middle of long work).
+    public var recordsScreens = false
+    /// The text of every screen drawn while `recordsScreens` was on, in order.
+    public private(set) var recordedScreens: [String] = []
     /// Whether mouse reporting is on.
     public private(set) var isMouseCaptured = false
     /// How many times `suspend` was called.
@@ -67,6 +72,7 @@ public final class HeadlessBackend: TerminalBackend {
     /// The canvas is kept as drawn; a test that wants to check clipping to
     /// the terminal size compares `lastCanvas?.size` with `size`.
     public func draw(_ canvas: Canvas, cursor: Point?) {
+        if recordsScreens { recordedScreens.append(canvas.text) }
         lastCanvas = canvas
         self.cursor = cursor
         drawCount += 1

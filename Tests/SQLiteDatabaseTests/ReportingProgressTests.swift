@@ -59,4 +59,27 @@ import Testing
         #expect(ticks == 0)
         #expect(try queue.read { try $0.fetchOne(Int.self, "SELECT count(*) FROM t") } == 5000)
     }
+
+    /// What a savepoint rolled back leaves the count (a replay that gives up on one way and
+    /// tries another would otherwise show its rows done twice).
+    @Test func aRolledBackSavepointIsNotCounted() throws {
+        let queue = try DatabaseQueue()
+        try queue.write { try $0.execute("CREATE TABLE t(x); CREATE TABLE u(x)") }
+        struct GiveUp: Error {}
+        try queue.write { db in
+            try db.execute("INSERT INTO t VALUES (1), (2), (3)")
+            let gaveUp = Result {
+                try db.savepoint {
+                    try db.execute("INSERT INTO t VALUES (4), (5)")
+                    try db.execute("INSERT INTO u VALUES (1)")
+                    #expect(db.changedRowCount(of: "t") == 5 && db.changedRowCount(of: "u") == 1)
+                    throw GiveUp()
+                }
+            }
+            #expect(throws: GiveUp.self) { try gaveUp.get() }
+            #expect(db.changedRowCount(of: "t") == 3 && db.changedRowCount(of: "u") == 0)
+            try db.savepoint { try db.execute("INSERT INTO u VALUES (2)") }
+            #expect(db.changedRowCount(of: "u") == 1)
+        }
+    }
 }

@@ -173,8 +173,10 @@ extension NotesApp {
             let report = replayProgress(line.isUndone ? "Redoing" : "Undoing")
             let events =
                 line.isUndone
-                ? try stack.redo(to: line.step, progress: report)
-                : try stack.undo(to: line.step, progress: report)
+                ? try stack.redo(
+                    to: line.step, reportingEvery: progressTiming.interval, progress: report)
+                : try stack.undo(
+                    to: line.step, reportingEvery: progressTiming.interval, progress: report)
             pane.historyPanel = nil
             guard let last = events.last else {
                 message = "Already there: \(line.step.name) is the newest step done"
@@ -215,7 +217,8 @@ extension NotesApp {
             guard
                 let event = try stack.revert(
                     line.step, of: owner === stack ? nil : owner,
-                    progress: replayProgress("Taking back"))
+                    reportingEvery: progressTiming.interval, progress: replayProgress("Taking back")
+                )
             else { return }
             pane.historyPanel = nil
             reveal(event, in: pane)

@@ -23,7 +23,8 @@ extension NotesApp {
             let report = replayProgress(undoing ? "Undoing" : "Redoing")
             guard
                 let event = undoing
-                    ? try stack.undo(progress: report) : try stack.redo(progress: report)
+                    ? try stack.undo(reportingEvery: progressTiming.interval, progress: report)
+                    : try stack.redo(reportingEvery: progressTiming.interval, progress: report)
             else {
                 message = "Pane \(number): nothing to \(undoing ? "undo" : "redo")"
                 return

@@ -8,17 +8,13 @@ import TerminalUI
 /// work holds the notebook). Keys typed meanwhile wait in the terminal and are handled after
 /// it, in order.
 extension NotesApp {
-    /// How long work runs before its progress shows.
-    static let progressShownAfter = Duration.milliseconds(500)
-    /// How often shown progress is drawn again.
-    static let progressInterval = Duration.milliseconds(100)
-
     /// A report for replays starting now (one, or the steps of a jump through the history):
     /// "Undoing Delete Author: 40,210 of 100,001 rows".
     func replayProgress(_ verb: String) -> (ReplayProgress) -> Void {
         let start = ContinuousClock.now
+        let shownAfter = progressTiming.shownAfter
         return { [self] progress in
-            guard ContinuousClock.now - start >= Self.progressShownAfter else { return }
+            guard ContinuousClock.now - start >= shownAfter else { return }
             showProgress(
                 "\(verb) \(progress.name): "
                     + Self.rows(progress.rowsDone, of: progress.rowsTotal))
@@ -34,9 +30,9 @@ extension NotesApp {
         let start = ContinuousClock.now
         let before = tables.reduce(0) { $0 + db.changedRowCount(of: $1) }
         try db.reportingProgress(
-            every: Self.progressInterval,
+            every: progressTiming.interval,
             to: {
-                guard ContinuousClock.now - start >= Self.progressShownAfter else { return }
+                guard ContinuousClock.now - start >= progressTiming.shownAfter else { return }
                 let done = tables.reduce(0) { $0 + db.changedRowCount(of: $1) } - before
                 showProgress("\(name): " + Self.rows(min(done, expected), of: expected))
             }, body)
@@ -52,10 +48,10 @@ extension NotesApp {
         guard var frame = lastFrame else { return }
         let line = screenLayout.statusLine
         guard !screenLayout.isTooSmall, line.width > 0 else { return }
-        frame.canvas.fill(line, with: Theme.status)
-        frame.canvas.put(
+        frame.fill(line, with: Theme.status)
+        frame.put(
             DisplayWidth.fitting(" Pane \(focus + 1) │ \(text)", in: line.width),
             at: line.origin, style: Theme.status, maxWidth: line.width)
-        backend.draw(frame.canvas, cursor: nil)
+        backend.draw(frame, cursor: nil)
     }
 }

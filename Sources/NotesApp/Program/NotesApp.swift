@@ -24,8 +24,13 @@ public final class NotesApp {
     private var paneCache: [String: Pane] = [:]
     /// The last message for the status line.
     var message: String?
+    /// When long work shows its progress, and how often it is drawn again
+    /// (`NotesApp+Progress.swift`; tests show it at once).
+    var progressTiming = (
+        shownAfter: Duration.milliseconds(500), interval: Duration.milliseconds(100)
+    )
     /// The frame last drawn, which long work draws again with its progress.
-    private(set) var lastFrame: (canvas: Canvas, cursor: Point?)?
+    private(set) var lastFrame: Canvas?
     /// The time edits stamp articles with: the system's clock unless set (tests set their own,
     /// with the engine's, so that no test depends on how fast it runs).
     var clock: @Sendable () -> Date = { Date() }
@@ -308,7 +313,7 @@ public final class NotesApp {
         for (index, pane) in panes.enumerated() { load(pane, at: index, in: screen) }
         let (canvas, cursor) = ScreenRenderer(app: self, layout: screen).draw()
         backend.draw(canvas, cursor: cursor)
-        lastFrame = (canvas, cursor)
+        lastFrame = canvas
         // Once the first frame is on the screen: reading the whole file beside it would slow it.
         opening?.check.start()
     }

@@ -49,11 +49,13 @@ extension NotesApp {
             picker.confirmingDeletion = nil
             if Keymaps.confirm.action(for: key) == .confirm {
                 overlay = nil
+                // The question gone from the screen before the work (and its progress) starts.
+                render()
                 let deleted = perform("Delete Author") { db in
                     // The author, and their articles and bodies by the cascade.
                     try showingProgress(
                         of: "Deleting \(pending.author.name)",
-                        expected: Notebook.rowCount(ofAuthor: pending.author.id, db),
+                        expected: Notebook.rowCount(db, ofAuthor: pending.author.id),
                         in: [Author.tableName, Article.tableName, ArticleChunk.tableName], db
                     ) { try Notebook.deleteAuthor(db, id: pending.author.id) }
                 }

@@ -37,11 +37,11 @@ extension Pane {
         case .list:
             break
         }
-        // One walk of the list's order, however many came back; else one the list does not
-        // show (selecting it clears the filter).
+        // One walk of the list's order, however many came back; else the first in the order
+        // of the whole list (selecting it clears the filter that hides it).
         let first =
-            try Notebook.firstArticle(among: ids, in: query, db)
-            ?? ids.sorted().prefix(200).first { try Notebook.articleExists(db, id: $0) }
+            try Notebook.firstArticle(db, among: ids, in: query)
+            ?? Notebook.firstArticle(db, among: ids, in: ArticleQuery(order: query.order))
         if let first { try select(articleID: first, db) }
         return false
     }
