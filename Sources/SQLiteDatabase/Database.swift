@@ -32,6 +32,11 @@ public final class Database {
     }
     /// The tick of the current `reportingProgress`, if any.
     var progressTicker: ProgressTicker?
+    /// The row changes the current transaction has made to all of `tables` so far
+    /// (`changedRowCount(of:)`, summed).
+    public func changedRowCount(of tables: [String]) -> Int {
+        tables.reduce(0) { $0 + changedRowCount(of: $1) }
+    }
     /// Observers of the write transactions a `DatabaseQueue` runs on this connection.
     var writeObservers: [WeakWriteObserver] = []
     /// The lockstep feed functions registered on this connection, by name.

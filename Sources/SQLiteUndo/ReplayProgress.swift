@@ -40,19 +40,15 @@ struct ReplayMeter {
                 Int.self,
                 "SELECT count(*) FROM \(UndoLogSchema.log) WHERE \(UndoLogSchema.filedRows())",
                 [.integer(entry)]) ?? 0
-        changedBefore = Self.changedRows(of: tableNames, db)
+        changedBefore = db.changedRowCount(of: tableNames)
     }
 
     /// How far the replay has come. Reads no SQL: it runs in the middle of a statement.
     func progress(_ db: Database) -> ReplayProgress {
-        let done = Self.changedRows(of: tableNames, db) - changedBefore
+        let done = db.changedRowCount(of: tableNames) - changedBefore
         return ReplayProgress(
             name: name, rowsDone: min(max(done, 0), rowsTotal), rowsTotal: rowsTotal,
             elapsed: .now - start)
-    }
-
-    private static func changedRows(of tables: [String], _ db: Database) -> Int {
-        tables.reduce(0) { $0 + db.changedRowCount(of: $1) }
     }
 }
 

@@ -28,12 +28,12 @@ extension NotesApp {
         _ body: () throws -> Void
     ) throws {
         let start = ContinuousClock.now
-        let before = tables.reduce(0) { $0 + db.changedRowCount(of: $1) }
+        let before = db.changedRowCount(of: tables)
         try db.reportingProgress(
             every: progressTiming.interval,
             to: {
                 guard ContinuousClock.now - start >= progressTiming.shownAfter else { return }
-                let done = tables.reduce(0) { $0 + db.changedRowCount(of: $1) } - before
+                let done = db.changedRowCount(of: tables) - before
                 showProgress("\(name): " + Self.rows(min(done, expected), of: expected))
             }, body)
     }
