@@ -92,8 +92,12 @@ extension NotesEndToEndTests {
         #expect(Set(undoing.map(\.done)).count >= 2)
         // The screen stays as it was around the status line.
         #expect(undoing.allSatisfy { allButStatus($0.screen) == allButStatus(before) })
-        let searched = try session.waitFor("1 Search: Bulk 29999 ").split(separator: "\n")
-        #expect(searched[2].hasPrefix(" Bulk 29999  "))
+        // The search's one result, once the undo's highlight of the restored rows has faded.
+        let searched = try session.waitUntil("the search's result without the restore marker") {
+            let lines = $0.split(separator: "\n", omittingEmptySubsequences: false)
+            return $0.contains("1 Search: Bulk 29999 ") && lines.count > 3
+                && lines[2].hasPrefix(" Bulk 29999  ")
+        }.split(separator: "\n")
         #expect(searched[3].hasPrefix("   ") && !searched[3].contains("Bulk"))
 
         // Esc leaves the search; Ctrl-Y deletes them again, with its progress.

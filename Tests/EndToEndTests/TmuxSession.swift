@@ -63,14 +63,23 @@ final class TmuxSession {
     /// Waits until the screen contains `text` (up to `timeout` seconds); returns the screen.
     @discardableResult
     func waitFor(_ text: String, timeout: Double = 30) throws -> String {
+        try waitUntil(text, timeout: timeout) { $0.contains(text) }
+    }
+
+    /// Waits until `isReached` holds for the screen (up to `timeout` seconds); returns that
+    /// screen. `state` names what is awaited in the error when it never comes.
+    @discardableResult
+    func waitUntil(
+        _ state: String, timeout: Double = 30, _ isReached: (String) -> Bool
+    ) throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         var last = ""
         while Date() < deadline {
             last = try screen()
-            if last.contains(text) { return last }
+            if isReached(last) { return last }
             Thread.sleep(forTimeInterval: 0.05)
         }
-        throw TimedOut(waitingFor: text, screen: last)
+        throw TimedOut(waitingFor: state, screen: last)
     }
 
     struct TimedOut: Error, CustomStringConvertible {
