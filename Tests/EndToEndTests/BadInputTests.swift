@@ -375,11 +375,13 @@ import Testing
         try TmuxSession.tmux(["resize-window", "-t", session.name, "-x", "10", "-y", "4"])
         try session.waitFor("too small")
         try TmuxSession.tmux(["resize-window", "-t", session.name, "-x", "100", "-y", "30"])
-        try session.waitFor("Welcome to notes")
+        try session.waitUntil("the notebook again, redrawn over the message") {
+            $0.contains("Welcome to notes") && !$0.contains("too small")
+        }
         try session.send("C-q")
         // tmux does not restore the shell's screen resized in between: it can show through.
-        let screen = try session.waitFor("MODES")
-        #expect(screen.contains("EXIT=0"))
-        #expect(screen.contains("MODES icanon echo"))
+        try session.waitUntil("exit code 0 and the terminal's modes") {
+            $0.contains("EXIT=0") && $0.contains("MODES icanon echo")
+        }
     }
 }

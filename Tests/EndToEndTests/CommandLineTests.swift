@@ -126,9 +126,13 @@ extension CommandLineTests {
         let session = try TmuxSession(
             arguments: [path, "--panes", "1"],
             folder: URL(fileURLWithPath: path).deletingLastPathComponent())
-        let screen = try session.waitFor("Welcome to notes")
-        let lines = screen.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-        #expect(lines.prefix(2) == ["notes  \(path)", "1 All articles · 5"])
+        try session.waitUntil("the notebook's name and its list") { screen in
+            let lines = screen.split(separator: "\n").map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
+            return screen.contains("Welcome to notes")
+                && lines.prefix(2) == ["notes  \(path)", "1 All articles · 5"]
+        }
         try session.send("C-q")
         try session.waitFor("EXIT=0")
         let byArgument = try run(["export", path, "--format", "markdown"])

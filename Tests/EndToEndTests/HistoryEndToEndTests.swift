@@ -26,7 +26,7 @@ extension NotesEndToEndTests {
         try session.send("3")
         try session.waitFor("Undo Set Rating")
         try session.send("Down", "4")
-        try session.waitFor("Art 004 ")
+        try session.waitFor("★★★★☆")
         try session.send("Down", "Down", "5")
         try session.waitFor("★★★★★")
         #expect(
@@ -46,11 +46,12 @@ extension NotesEndToEndTests {
         #expect(try ratings()["Art 005"] == 3)
         // Alt-H, Enter on the oldest: the two newer ratings are undone, in one go.
         try session.send("M-h")
-        let panel = try session.waitFor("─ now ─")
-        let lines = panel.split(separator: "\n").map(String.init)
-        #expect(lines[2].hasPrefix(" Take back Set Rating · Art 005"))
-        #expect(lines[3].contains("─ now ─"))
-        #expect(lines[4].hasPrefix(" Set Rating · Art 003"))
+        // The rows under "now" are drawn after it: the panel is waited for whole.
+        try session.waitUntil("the take-back, now, then the undone ratings") { screen in
+            let lines = screen.split(separator: "\n")
+            return lines.count > 4 && lines[2].hasPrefix(" Take back Set Rating · Art 005")
+                && lines[3].contains("─ now ─") && lines[4].hasPrefix(" Set Rating · Art 003")
+        }
         try session.send("End", "Enter")
         try session.waitFor("Undid 2 steps: Set Rat")
         #expect(
@@ -78,12 +79,15 @@ extension NotesEndToEndTests {
         try session.sendLiteral(" P1")
         try session.waitFor("P2 Art 003 P1")
         try session.send("M-h")
-        let screen = try session.waitFor("History of this article · 4 steps")
-        let lines = screen.split(separator: "\n").map(String.init)
-        #expect(lines[2].hasPrefix(" Pane 1 · Typing · P2 Art 003 P1: Title"))
-        #expect(lines[3].hasPrefix(" Pane 2 · Typing · P2 Art 003 P1: Title"))
-        #expect(lines[4].hasPrefix(" Pane 1 · Set Rating · P2 Art 003 P1"))
-        #expect(lines[5].hasPrefix(" Pane 2 · Set Rating · P2 Art 003 P1"))
+        // The steps are drawn under the title: the panel is waited for whole.
+        try session.waitUntil("the article's four steps, newest first") { screen in
+            let lines = screen.split(separator: "\n")
+            return screen.contains("History of this article · 4 steps") && lines.count > 5
+                && lines[2].hasPrefix(" Pane 1 · Typing · P2 Art 003 P1: Title")
+                && lines[3].hasPrefix(" Pane 2 · Typing · P2 Art 003 P1: Title")
+                && lines[4].hasPrefix(" Pane 1 · Set Rating · P2 Art 003 P1")
+                && lines[5].hasPrefix(" Pane 2 · Set Rating · P2 Art 003 P1")
+        }
         // x on pane 2's typing, from pane 1: pane 1's later typing stays, and it says so.
         try session.send("Down")
         try session.waitFor("x takes back Typing · P2 Art 003 P1: Title (a step of pane 2)")

@@ -77,11 +77,14 @@ extension NotesEndToEndTests {
         #expect(!deleting.isEmpty)
         #expect(deleting.allSatisfy { $0.total == 60001 && $0.done <= 60001 })
         #expect(deleting.allSatisfy { status($0.screen).contains(" of 60,001 rows") })
-        try session.waitFor("All articles · 5")
+        // The screen the undo's progress must leave as it is: the frame after the delete, whole.
+        let before = try session.waitUntil("both panes' lists after the delete, whole") {
+            status($0).contains("Deleted Bulk Writer") && $0.contains("1 All articles · 5")
+                && $0.contains("2 All articles · 5") && $0.contains("^Q Quit")
+        }
 
         // Ctrl-Z: the rows come back.
         // A search typed meanwhile is handled after, letter by letter in order.
-        let before = try session.screen()
         try session.send("C-z")
         let undoing = try progress(
             session, prefix: "Undoing Delete Author: ", until: "Undid Delete Author",
@@ -102,7 +105,8 @@ extension NotesEndToEndTests {
 
         // Esc leaves the search; Ctrl-Y deletes them again, with its progress.
         try session.send("Escape")
-        try session.waitFor("All articles · 30005")
+        // Pane 1's list (pane 2 showed all the articles since the undo).
+        try session.waitFor("1 All articles · 30005")
         try session.send("C-y")
         let redoing = try progress(
             session, prefix: "Redoing Delete Author: ", until: "Redid Delete Author")

@@ -23,11 +23,14 @@ extension NotesEndToEndTests {
         try session.send("/")
         try session.sendLiteral("成都")
         try session.send("Enter")
-        let screen = try session.waitFor("Search: 成都 · 3")
-        let listed = screen.split(separator: "\n").filter { $0.contains("成") }
-        #expect(listed.count == 4, "\(screen)")  // the header and three articles
-        for title in ["我们搬家到成都了", "明年搬家到成都", "搬家到成都"] {
-            #expect(listed.contains { $0.contains(title) }, "\(screen)")
+        // The rows are drawn under the header: the list is waited for whole.
+        let screen = try session.waitUntil("the three articles found") { screen in
+            let listed = screen.split(separator: "\n").filter { $0.contains("成") }
+            return screen.contains("Search: 成都 · 3")
+                && listed.count == 4  // the header and three articles
+                && ["我们搬家到成都了", "明年搬家到成都", "搬家到成都"].allSatisfy { title in
+                    listed.contains { $0.contains(title) }
+                }
         }
         #expect(!screen.contains("成功"))
         // One character finds it anywhere too.

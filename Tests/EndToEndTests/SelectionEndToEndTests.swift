@@ -28,9 +28,10 @@ extension NotesEndToEndTests {
         db.close()
     }
 
-    /// The screen row that shows `title` in the left pane, with its attributes.
-    func styledRow(_ session: TmuxSession, _ title: String) throws -> String? {
-        try session.styledLines().first { $0.contains(title) }
+    /// The first row of a styled screen (`TmuxSession.waitUntil(styled: true)`) that shows
+    /// `title`, with its attributes.
+    func styledRow(_ styled: String, _ title: some StringProtocol) -> String? {
+        styled.components(separatedBy: "\n").first { $0.contains(title) }
     }
 
     @Test func theSelectionStaysOnItsArticleWhenAnotherPaneMovesOne() throws {
@@ -63,13 +64,17 @@ extension NotesEndToEndTests {
         try session.send("DC")
         try session.waitFor("Undo Delete Article")
         try session.send("Home")
-        try session.waitFor("Art 300")
+        // Pane 1 at the top of its list (pane 2 showed Art 300 all along).
+        try session.waitUntil("pane 1 back at the top") {
+            $0.split(separator: "\n").dropFirst(2).first?.hasPrefix(" Art 300 ") ?? false
+        }
         try session.send("C-z")
-        try session.waitFor("Undid Delete Article")
         // Art 001 is back, shown, and the selected (reverse video) row of pane 1.
-        let row = try #require(try styledRow(session, "Art 001"))
-        #expect(
-            row.hasPrefix("\u{1B}[0;7m") || row.hasPrefix("\u{1B}[7m"), "\(row.debugDescription)")
+        try session.waitUntil("Art 001 back as pane 1's selected row", styled: true) { screen in
+            let row = styledRow(screen, "Art 001") ?? ""
+            return screen.contains("Undid Delete Article")
+                && (row.hasPrefix("\u{1B}[0;7m") || row.hasPrefix("\u{1B}[7m"))
+        }
         #expect(try titles().count == 300)
         try session.send("C-q")
         try session.waitFor("EXIT=0")

@@ -55,9 +55,9 @@ final class TmuxSession {
         try Self.tmux(["capture-pane", "-t", name, "-p", "-J"])
     }
 
-    /// The screen lines with their attributes as escape sequences (`-e`).
-    func styledLines() throws -> [String] {
-        try Self.tmux(["capture-pane", "-t", name, "-p", "-e"]).components(separatedBy: "\n")
+    /// The screen with its attributes as escape sequences (`-e`), wrapped lines not joined.
+    func styledScreen() throws -> String {
+        try Self.tmux(["capture-pane", "-t", name, "-p", "-e"])
     }
 
     /// Waits until the screen contains `text` (up to `timeout` seconds); returns the screen.
@@ -67,15 +67,17 @@ final class TmuxSession {
     }
 
     /// Waits until `isReached` holds for the screen (up to `timeout` seconds); returns that
-    /// screen. `state` names what is awaited in the error when it never comes.
+    /// screen. `state` names what is awaited in the error when it never comes. With `styled`,
+    /// the screen is the `styledScreen()`, to wait for attributes (a selected row).
     @discardableResult
     func waitUntil(
-        _ state: String, timeout: Double = 30, _ isReached: (String) -> Bool
+        _ state: String, styled: Bool = false, timeout: Double = 30,
+        _ isReached: (String) -> Bool
     ) throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         var last = ""
         while Date() < deadline {
-            last = try screen()
+            last = try styled ? styledScreen() : screen()
             if isReached(last) { return last }
             Thread.sleep(forTimeInterval: 0.05)
         }

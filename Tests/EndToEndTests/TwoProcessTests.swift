@@ -300,11 +300,11 @@ import Testing
         try first.waitFor("Undo Typing")
 
         let second = try TmuxSession(arguments: ["--db", notebook], folder: folder)
-        try second.waitFor("Written by the first")
-        // The frame drawn down to its last line (a capture can catch one half drawn, without
-        // its status line): the first notes' history is its own while it runs.
-        let screen = try second.waitFor("^Q Quit")
-        #expect(screen.contains(" Pane 1 │ Nothing to undo │ Nothing to redo"))
+        // The first notes' history is its own while it runs.
+        try second.waitUntil("the first's article, with nothing to undo") {
+            $0.contains("Written by the first")
+                && $0.contains(" Pane 1 │ Nothing to undo │ Nothing to redo")
+        }
         try second.send("C-z")
         try second.waitFor("Pane 1: nothing to undo")
 
@@ -325,11 +325,9 @@ import Testing
         try first.waitFor("Undid Typing")
         try first.send("C-z")
         try first.waitFor("Undid New Article")
-        let deadline = Date().addingTimeInterval(1)
-        while try second.screen().contains("Second article by the first"), Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.05)
+        try second.waitUntil("the article gone", timeout: 1) {
+            !$0.contains("Second article by the first")
         }
-        #expect(try !second.screen().contains("Second article by the first"))
         try first.send("C-q")
         try second.send("C-q")
         try first.waitFor("EXIT=0")
@@ -413,15 +411,17 @@ import Testing
         try session.send("C-z")
         try session.waitFor("Undid Set Rating")
         try session.waitFor("★★☆☆☆")
+        // The message is the first undo's again: the stack shows that the second was done.
         try session.send("C-z")
-        try session.waitFor("Undid Set Rating")
+        try session.waitFor("Nothing to undo │ Redo Set Rating │ Undid Set Rating")
         // A rating the schema forbids, written with CHECK constraints off.
         try session.send("C-y")
         try session.waitFor("Redid Set Rating")
         try sqlite3("PRAGMA ignore_check_constraints = ON; UPDATE articles SET rating = 99")
         try session.waitFor("★★★★★")
         try session.send("1")
-        try session.waitFor("Undo Set Rating")
+        // "Undo Set Rating" shows since the redo: the new rating is awaited.
+        try session.waitFor("★☆☆☆☆")
         try session.send("C-z")
         // The rating stays; the step's bookkeeping (when the article changed) is undone.
         try session.waitFor(
@@ -462,7 +462,14 @@ import Testing
         try shell.sendLiteral(
             "BEGIN IMMEDIATE; UPDATE articles SET body = body || ' EXT' WHERE id = \(id ?? 0); ")
         try shell.send("Enter")
-        Thread.sleep(forTimeInterval: 0.3)
+        // The shell's next prompt: it holds the lock.
+        try shell.waitUntil("the prompt after BEGIN IMMEDIATE") { screen in
+            let lines = screen.split(separator: "\n").map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
+            return lines.last == "sqlite>"
+                && lines.dropLast().last?.contains("BEGIN IMMEDIATE") == true
+        }
         let typed = Date()
         try session.sendLiteral("Held ")
         try session.waitFor("Typing kept, not saved yet: another program is writing")
