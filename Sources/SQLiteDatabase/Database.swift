@@ -39,6 +39,11 @@ public final class Database {
     }
     /// Observers of the write transactions a `DatabaseQueue` runs on this connection.
     var writeObservers: [WeakWriteObserver] = []
+    /// Whether `watchRowChanges`' handler is called: checked first at every row change, so it
+    /// is a plain flag, written and read on the connection's thread only.
+    @exclusivity(unchecked) public var isWatchingRowChanges = false
+    /// The handler `watchRowChanges` installed.
+    var rowChangeHandler: ((RowBeingChanged) -> Void)?
     /// The lockstep feed functions registered on this connection, by name.
     var lockstepFeeds: [String: LockstepFeed] = [:]
 
@@ -51,6 +56,7 @@ public final class Database {
     deinit {
         statementCache.removeAll()
         sqlite3_update_hook(handle, nil, nil)
+        sqlite3_preupdate_hook(handle, nil, nil)
         sqlite3_progress_handler(handle, 0, nil, nil)
         sqlite3_close_v2(handle)
     }
