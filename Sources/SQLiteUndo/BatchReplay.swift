@@ -15,6 +15,8 @@ struct BatchReplay {
     /// Whether the log reads inverted (see `StackEntry.inverted`).
     let inverted: Bool
     let tables: [Int64: TrackedTable]
+    /// The foreign keys between the tables: deleted rows come back children first.
+    let foreignKeys: ForeignKeys
     /// The rows the replay restored, by table.
     var affectedRows: [String: Set<Int64>] = [:]
     private(set) var conflicts: [UndoConflict] = []
@@ -44,12 +46,14 @@ struct BatchReplay {
 
     init(
         db: Database, barrier: Int64, inverted: Bool, tables: [Int64: TrackedTable],
+        foreignKeys: ForeignKeys,
         rowsWorthSuspendingCapture: Int = Self.defaultRowsWorthSuspendingCapture
     ) {
         self.db = db
         self.barrier = barrier
         self.inverted = inverted
         self.tables = tables
+        self.foreignKeys = foreignKeys
         self.rowsWorthSuspendingCapture = rowsWorthSuspendingCapture
     }
 
@@ -194,7 +198,31 @@ struct BatchReplay {
                 ))
         }
         // Replayed last change first; read inverted, the log's order is reversed too.
-        return parts.sorted { inverted ? $0.lastSeq < $1.lastSeq : $0.lastSeq > $1.lastSeq }
+        return childrenFirst(
+            parts.sorted { inverted ? $0.lastSeq < $1.lastSeq : $0.lastSeq > $1.lastSeq })
+    }
+
+    /// The parts in the same order, but that rows deleted from a table come back before the
+    /// deleted rows they referenced: the reverse of the order SQLite deleted them in (a parent,
+    /// then its children by `ON DELETE CASCADE`), which the log does not keep (a row is logged
+    /// after its cascade, by an AFTER trigger). An application's trigger on a child's insert
+    /// (stamping its parent) then finds no parent, as when the rows went.
+    private func childrenFirst(_ parts: [Part]) -> [Part] {
+        var ordered: [Part] = []
+        var waiting = parts
+        while !waiting.isEmpty {
+            // The first part no other waiting restore of deleted rows references.
+            let next =
+                waiting.firstIndex { part in
+                    part.kind != .delete
+                        || !waiting.contains { other in
+                            other.kind == .delete && other.table.id != part.table.id
+                                && foreignKeys.references(other.table.name, part.table.name)
+                        }
+                } ?? 0
+            ordered.append(waiting.remove(at: next))
+        }
+        return ordered
     }
 
     /// The masks of the barrier's updates of `table` (`rows` log rows) when they change each

@@ -3,32 +3,36 @@
 /// They are TEMP triggers: they live on the engine's connection only, so the file stays usable
 /// by connections without the engine's functions (the `sqlite3` shell, another program).
 ///
-/// - AFTER INSERT logs the new row; BEFORE DELETE logs the whole row.
+/// Every capture trigger is an AFTER trigger: it fires only for a row SQLite really wrote, and
+/// sees the row as stored. A row an `OR IGNORE` skipped, or an application's BEFORE trigger
+/// skipped with `RAISE(IGNORE)`, is not logged; a value is logged as stored (a NULL an
+/// `OR REPLACE` turned into a column's default is logged as the default; a generated column's
+/// inputs are logged as written), and OLD is still the row before.
+///
+/// - AFTER INSERT logs the new row; AFTER DELETE logs the whole row.
 /// - An update that keeps the rowid and unique keys is logged column by column: each column
-///   other than the keys has its own BEFORE UPDATE trigger, declared `UPDATE OF` that column,
+///   other than the keys has its own AFTER UPDATE trigger, declared `UPDATE OF` that column,
 ///   which logs its value before and after when it changed (a no-op update logs nothing). An
 ///   UPDATE contains only the triggers of the columns it sets, and each is a few straight
 ///   instructions: in plain SQL, a bulk UPDATE of one column logs in about half the time one
 ///   trigger comparing and logging every column takes (measured). An UPDATE setting several
-///   columns logs one row per changed column.
-/// - `OR REPLACE` deletes conflicting rows without firing delete triggers (unless recursive
-///   triggers are on): BEFORE INSERT notes the rows a new row could replace in a pending table,
-///   and AFTER INSERT (which fires only if the row really was inserted, so not for an upsert's
-///   update or an ignored row) logs them as deleted. An update that changes the rowid or a
-///   unique key first logs the rows it would replace, then every column it changed, in one row,
-///   in a trigger of its own declared `UPDATE OF` those keys. A delete logged twice (recursive
-///   triggers on) reduces to one.
+///   columns logs one row per changed column. An update that changes the rowid or a unique key
+///   logs every column it changed, in one row, in a trigger of its own declared `UPDATE OF`
+///   those keys.
+/// - The rows an `OR REPLACE` deletes to make room fire no delete trigger (unless recursive
+///   triggers are on): a BEFORE trigger of every write that may replace rows arms
+///   `ReplacedRows`, which keeps them from the pre-update hook, and the AFTER trigger of the same
+///   write logs them first (`ReplacedRows.logFunction`). An update may replace rows only through
+///   a unique index, or by moving the rowid onto another row's.
 /// - The exact replay of a large barrier drops the update triggers of the columns it restores
 ///   for its statement (`BatchReplay`): outside a barrier they log nothing, and their presence
 ///   slows every row.
 extension TrackedTable {
-    static let pendingTable = "sqliteundo_pending"
-
     private var names: [String] { columns.map { $0.name.quotedIdentifier } }
 
     /// The capture triggers of a table, by what they log.
     private enum Trigger {
-        case insert, keyUpdate, delete, replaceInsert
+        case insert, keyUpdate, delete, armInsert, armUpdate, replacedByUpdate
         /// The update of one column, by its slot.
         case update(slot: Int)
 
@@ -37,7 +41,9 @@ extension TrackedTable {
             case .insert: "insert"
             case .keyUpdate: "key_update"
             case .delete: "delete"
-            case .replaceInsert: "replace_insert"
+            case .armInsert: "arm_insert"
+            case .armUpdate: "arm_update"
+            case .replacedByUpdate: "replaced_by_update"
             case .update(let slot): "update_\(slot)"
             }
         }
@@ -50,7 +56,7 @@ extension TrackedTable {
     /// SQL that drops this table's capture triggers.
     var dropTriggersSQL: String {
         let triggers: [Trigger] =
-            [.insert, .keyUpdate, .delete, .replaceInsert]
+            [.insert, .keyUpdate, .delete, .armInsert, .armUpdate, .replacedByUpdate]
             + updatedColumns.map { .update(slot: $0.slot) }
         return triggers.map { "DROP TRIGGER IF EXISTS temp.\(triggerName($0));" }
             .joined(separator: "\n")
@@ -65,9 +71,9 @@ extension TrackedTable {
 
     /// SQL true when the update changes the column: its value, or (typeless columns only, see
     /// `Column.isTypeless`) its storage class or the sign of a real zero. Only a typeless column
-    /// can hold -0.0: REAL affinity stores it as the integer 0 (read back as 0.0, and converted
-    /// before a BEFORE trigger sees it), and INTEGER, NUMERIC and TEXT affinity convert it too.
-    /// The sign is compared last, only for equal zeros, so other updates pay nothing for it.
+    /// can hold -0.0: REAL affinity stores it as the integer 0 (read back as 0.0), and INTEGER,
+    /// NUMERIC and TEXT affinity convert it too. The sign is compared last, only for equal
+    /// zeros, so other updates pay nothing for it.
     private func changed(_ column: Column) -> String {
         let name = column.name.quotedIdentifier
         let value = "OLD.\(name) IS NOT NEW.\(name) COLLATE BINARY"
@@ -81,60 +87,48 @@ extension TrackedTable {
         columns.map { "\(prefix)\($0.slot)" }.joined(separator: ", ")
     }
 
-    /// Rows other than the one being written that share its rowid or one of its unique keys.
-    private var conflictingRows: String {
-        let keys = uniqueKeys.map { key in
-            "("
-                + key.map { "\($0.quotedIdentifier) = NEW.\($0.quotedIdentifier)" }
-                .joined(separator: " AND ") + ")"
-        }
-        return (["rowid = NEW.rowid"] + keys).joined(separator: " OR ")
-    }
-
-    /// SQL that (re)creates the connection's pending table with room for `slots` values.
-    static func createPendingTableSQL(slots: Int) -> String {
-        let values = (0..<slots).map { ", o\($0)" }.joined()
-        return "DROP TABLE IF EXISTS temp.\(pendingTable); "
-            + "CREATE TEMP TABLE \(pendingTable)(tableId INTEGER NOT NULL, oldRowid INTEGER\(values));"
+    /// The columns an UPDATE that may replace rows sets, with the condition under which it
+    /// may: any update of a table with a unique index, or one moving the rowid.
+    private var replacingUpdate: (of: String, when: String) {
+        hasUniqueIndex ? ("", "") : (" OF \(rowidNames)", " AND OLD.rowid IS NOT NEW.rowid")
     }
 
     /// SQL that creates this table's capture triggers.
     var createTriggersSQL: String {
         let log = UndoLogSchema.log
-        let pending = Self.pendingTable
         let barrier = UndoEngine.barrierFunction
         let capturing = UndoEngine.capturingBarrierFunction
         let kind = (
             insert: UndoLogSchema.Kind.insert.rawValue, delete: UndoLogSchema.Kind.delete.rawValue
         )
-        let all = names.joined(separator: ", ")
+        let replacing = replacingUpdate
         return """
-            CREATE TEMP TRIGGER \(triggerName(.replaceInsert)) BEFORE INSERT ON \(sqlName)
+            CREATE TEMP TRIGGER \(triggerName(.armInsert)) BEFORE INSERT ON \(sqlName)
             WHEN \(barrier) IS NOT NULL BEGIN
-                DELETE FROM \(pending) WHERE tableId = \(id);
-                INSERT INTO \(pending)(tableId, oldRowid, \(slots("o")))
-                SELECT \(id), rowid, \(all) FROM \(name.quotedIdentifier) WHERE \(conflictingRows);
+                SELECT \(ReplacedRows.armFunction);
             END;
             CREATE TEMP TRIGGER \(triggerName(.insert)) AFTER INSERT ON \(sqlName)
             WHEN \(barrier) IS NOT NULL BEGIN
-                INSERT INTO \(log)(barrier, tableId, kind, oldRowid, mask, \(slots("o")))
-                SELECT \(capturing), \(id), \(kind.delete), oldRowid, \(fullMask), \(slots("o"))
-                FROM \(pending) WHERE tableId = \(id);
-                DELETE FROM \(pending) WHERE tableId = \(id);
+                SELECT \(ReplacedRows.logFunction(table: id, rowid: "NEW.rowid", disarming: true));
                 INSERT INTO \(log)(barrier, tableId, kind, newRowid, mask, \(slots("n")))
                 VALUES (\(capturing), \(id), \(kind.insert), NEW.rowid, \(fullMask),
                         \(names.map { "NEW.\($0)" }.joined(separator: ", ")));
             END;
+            CREATE TEMP TRIGGER \(triggerName(.armUpdate)) BEFORE UPDATE\(replacing.of)
+            ON \(sqlName) WHEN \(barrier) IS NOT NULL\(replacing.when) BEGIN
+                SELECT \(ReplacedRows.armFunction);
+            END;
+            CREATE TEMP TRIGGER \(triggerName(.replacedByUpdate)) AFTER UPDATE\(replacing.of)
+            ON \(sqlName) WHEN \(barrier) IS NOT NULL\(replacing.when) BEGIN
+                SELECT \(ReplacedRows.logFunction(table: id, rowid: "NEW.rowid", disarming: true));
+            END;
             \(createUpdateTriggersSQL(mask: fullMask))
-            CREATE TEMP TRIGGER \(triggerName(.keyUpdate)) BEFORE UPDATE OF \(keyNames)
+            CREATE TEMP TRIGGER \(triggerName(.keyUpdate)) AFTER UPDATE OF \(keyNames)
             ON \(sqlName) WHEN \(barrier) IS NOT NULL AND (\(keyChange)) BEGIN
-                INSERT INTO \(log)(barrier, tableId, kind, oldRowid, mask, \(slots("o")))
-                SELECT \(capturing), \(id), \(kind.delete), rowid, \(fullMask), \(all)
-                FROM \(name.quotedIdentifier)
-                WHERE (\(conflictingRows)) AND rowid != OLD.rowid;
+                SELECT \(ReplacedRows.logFunction(table: id, rowid: "NEW.rowid", disarming: false));
                 \(logUpdate);
             END;
-            CREATE TEMP TRIGGER \(triggerName(.delete)) BEFORE DELETE ON \(sqlName)
+            CREATE TEMP TRIGGER \(triggerName(.delete)) AFTER DELETE ON \(sqlName)
             WHEN \(barrier) IS NOT NULL BEGIN
                 INSERT INTO \(log)(barrier, tableId, kind, oldRowid, mask, \(slots("o")))
                 VALUES (\(capturing), \(id), \(kind.delete), OLD.rowid, \(fullMask),
@@ -150,9 +144,10 @@ extension TrackedTable {
             let name = column.name.quotedIdentifier
             return """
                 CREATE TEMP TRIGGER \(triggerName(.update(slot: column.slot)))
-                BEFORE UPDATE OF \(name) ON \(sqlName)
+                AFTER UPDATE OF \(name) ON \(sqlName)
                 WHEN \(UndoEngine.barrierFunction) IS NOT NULL AND \(changed(column))
                     AND NOT (\(keyChange)) BEGIN
+                    \(logReplaced)
                     INSERT INTO \(log)(barrier, tableId, kind, oldRowid, newRowid, mask,
                                        o\(column.slot), n\(column.slot))
                     VALUES (\(UndoEngine.capturingBarrierFunction), \(id),
@@ -161,6 +156,14 @@ extension TrackedTable {
                 END;
                 """
         }.joined(separator: "\n")
+    }
+
+    /// The statement logging the rows an update replaced through a unique index, for a column's
+    /// update trigger (nothing when the table has none).
+    private var logReplaced: String {
+        guard hasUniqueIndex else { return "" }
+        return
+            "SELECT \(ReplacedRows.logFunction(table: id, rowid: "NEW.rowid", disarming: false));"
     }
 
     /// SQL that drops the triggers `createUpdateTriggersSQL(mask:)` creates.
@@ -188,6 +191,11 @@ extension TrackedTable {
     private var keyNames: String {
         (["rowid", "oid", "_rowid_"] + [rowidAlias] + keyColumns.map(\.name))
             .map(\.quotedIdentifier).joined(separator: ", ")
+    }
+
+    /// Every name an UPDATE can set the rowid by.
+    private var rowidNames: String {
+        ["rowid", "oid", "_rowid_", rowidAlias].map(\.quotedIdentifier).joined(separator: ", ")
     }
 
     /// The statement logging an update: the changed columns' values before and after, or

@@ -42,6 +42,11 @@ struct ForeignKeys: Sendable {
         return ForeignKeys(keys: keys, exist: !rows.isEmpty)
     }
 
+    /// Whether `child` has a foreign key to `parent`.
+    func references(_ child: String, _ parent: String) -> Bool {
+        keys.contains { sameName($0.child, child) && sameName($0.parent, parent) }
+    }
+
     /// Whether some row of `table` is referenced by a foreign key at all.
     func isParent(_ table: String) -> Bool {
         keys.contains { sameName($0.parent, table) }

@@ -50,7 +50,7 @@ struct BarrierReplay {
     {
         if strategies.contains(.exact) {
             var exact = BatchReplay(
-                db: db, barrier: id, inverted: inverted, tables: tables,
+                db: db, barrier: id, inverted: inverted, tables: tables, foreignKeys: foreignKeys,
                 rowsWorthSuspendingCapture: rowsWorthSuspendingCapture)
             let restored = try UndoContext.$barrier.withValue(nil) {
                 try inSavepoint { try exact.revertExactly() ? exact.affectedRows : nil }
@@ -61,7 +61,9 @@ struct BarrierReplay {
         }
         return try UndoContext.$barrier.withValue(inverse) {
             if strategies.contains(.setBased) {
-                var batch = BatchReplay(db: db, barrier: id, inverted: inverted, tables: tables)
+                var batch = BatchReplay(
+                    db: db, barrier: id, inverted: inverted, tables: tables,
+                    foreignKeys: foreignKeys)
                 let parents = tables.values.filter { foreignKeys.isParent($0.name) }.map(\.id)
                 if try !batch.deletesRows(ofTables: parents),
                     try inSavepoint({

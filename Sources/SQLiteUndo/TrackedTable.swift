@@ -41,6 +41,9 @@ struct TrackedTable: Sendable {
     /// The column lists of the table's unique indexes (not partial, no expressions): the keys on
     /// which `OR REPLACE` may delete another row.
     let uniqueKeys: [[String]]
+    /// Whether the table has a unique index of any kind (partial, on expressions, with a
+    /// collation): an update may then replace other rows.
+    let hasUniqueIndex: Bool
 
     /// Prefix of the engine's own tables, which it never tracks.
     static let reservedPrefix = "sqliteundo_"
@@ -49,7 +52,8 @@ struct TrackedTable: Sendable {
     /// `previous` (the tables as the engine knew them) keeps its slot. `name` matches the table's
     /// name case-insensitively, as in SQL.
     /// - Throws: `UndoError` for one of the engine's own tables, a missing table, a `WITHOUT
-    ///   ROWID` table, a table without a rowid alias, or too many columns.
+    ///   ROWID` table, a table without a rowid alias, a column named like the rowid, or too many
+    ///   columns.
     static func load(
         name given: String, previous: [Int64: TrackedTable] = [:], _ db: Database
     ) throws -> TrackedTable {
@@ -81,6 +85,11 @@ struct TrackedTable: Sendable {
             ColumnRenames.Described(
                 name: try $0.decode("name"), declaredType: try $0.decode("type"))
         }
+        let rowidNames: Set<String> = ["rowid", "oid", "_rowid_"]
+        if stored.contains(where: { rowidNames.contains($0.name.lowercased()) && $0.name != alias })
+        {
+            throw UndoError.columnHidesRowid(name)
+        }
         let slots = try ColumnSlots.assign(
             table: name, id: id, columns: stored,
             previous: previous[id]?.columns.map(\.described), db)
@@ -89,7 +98,10 @@ struct TrackedTable: Sendable {
         }
         return TrackedTable(
             id: id, name: name, columns: columns, rowidAlias: alias,
-            uniqueKeys: try uniqueKeys(of: name, db))
+            uniqueKeys: try uniqueKeys(of: name, db),
+            hasUniqueIndex: try db.fetchOne(
+                Int.self, "SELECT count(*) FROM pragma_index_list(?) WHERE \"unique\" = 1",
+                [.text(name)]) ?? 0 > 0)
     }
 
     /// The column aliasing the table's rowid, or nil: only a primary key of one column declared

@@ -25,6 +25,8 @@ public final class UndoEngine: Sendable {
     private let foreignKeys = Mutex(ForeignKeys(keys: [], exist: false))
     /// Files barriers with their stacks inside the transactions that wrote them.
     let recorder = BarrierRecorder()
+    /// Logs the rows `OR REPLACE` deletes without firing triggers.
+    private let replacedRows = ReplacedRows()
     let stacks = Mutex<[String: UndoStack]>([:])
     /// The replay strategies the engine may use, in order (all of them; tests leave some out
     /// to compare the others' results).
@@ -288,6 +290,7 @@ public final class UndoEngine: Sendable {
             .integer(UndoContext.isReplaying ? 1 : 0)
         }
         _ = try db.lockstepFeed(named: Self.restoreFunction)
+        try replacedRows.install(db)
     }
 
     private func installTriggers(_ db: Database) throws {
@@ -300,7 +303,6 @@ public final class UndoEngine: Sendable {
         }
         let slots = tables.map(\.slotCount).max() ?? 0
         try UndoLogSchema.ensureSlots(slots, db)
-        try db.execute(TrackedTable.createPendingTableSQL(slots: try UndoLogSchema.slotCount(db)))
         for table in trackedTables.withLock({ Array($0.values) }) {
             try db.execute(table.dropTriggersSQL)
         }
@@ -311,6 +313,7 @@ public final class UndoEngine: Sendable {
         trackedTables.withLock { tracked in
             tracked = Dictionary(uniqueKeysWithValues: tables.map { ($0.id, $0) })
         }
+        try replacedRows.track(tables, db)
         mostSlotsKept.store(tables.map(\.slotCount).max() ?? 0, ordering: .relaxed)
         takenInSlots.withLock { $0 = nil }
         let keys = try ForeignKeys.load(db)

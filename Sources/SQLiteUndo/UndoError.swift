@@ -9,6 +9,10 @@ public enum UndoError: Error, Sendable, Equatable, CustomStringConvertible, Wrap
     /// The table has no `INTEGER PRIMARY KEY` column aliasing its rowid, so `VACUUM` may
     /// renumber its rows and history would point at the wrong ones.
     case noRowidAlias(String)
+    /// A column of the table other than its `INTEGER PRIMARY KEY` is named `rowid`, `oid` or
+    /// `_rowid_`: in SQL that name then means the column, not the rowid the log identifies rows
+    /// by.
+    case columnHidesRowid(String)
     /// The table is one of the engine's own (`sqliteundo_…`), which record the history.
     case engineTable(String)
     /// The table has more columns than the log's 62-bit column mask can describe.
@@ -35,6 +39,10 @@ public enum UndoError: Error, Sendable, Equatable, CustomStringConvertible, Wrap
             return "cannot track table \(name): it has no INTEGER PRIMARY KEY column, so VACUUM "
                 + "may renumber its rows and undo would change the wrong ones; declare one "
                 + "(id INTEGER PRIMARY KEY)"
+        case .columnHidesRowid(let table):
+            return "cannot track table \(table): a column named rowid, oid or _rowid_ hides "
+                + "SQLite's rowid, which the undo log identifies rows by; rename that column "
+                + "(nothing was changed)"
         case .engineTable(let name):
             return "cannot track table \(name): names starting with sqliteundo_ are the undo "
                 + "engine's own tables; nothing was changed"

@@ -36,6 +36,35 @@ struct Article: Table {
         }
     }
 
+    /// A column named `rowid`, `oid` or `_rowid_` beside the `INTEGER PRIMARY KEY` takes that
+    /// name from the rowid in SQL: refused, with the table and the file unchanged. The key
+    /// column itself may bear the name.
+    @Test(arguments: ["rowid", "OID", "_rowid_"])
+    func refusesAColumnHidingTheRowid(name: String) throws {
+        let db = try DatabaseQueue()
+        try db.write {
+            try $0.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, \(name) INTEGER, x)")
+            try $0.execute("CREATE TABLE u(rowid INTEGER PRIMARY KEY, x)")
+        }
+        #expect(throws: UndoError.columnHidesRowid("t")) {
+            try UndoEngine(for: db, tableNames: ["u", "t"])
+        }
+        let engineTables = try db.read {
+            try $0.fetchOne(
+                Int.self, "SELECT count(*) FROM sqlite_schema WHERE name LIKE 'sqliteundo%'")
+        }
+        #expect(engineTables == 0)
+        #expect(
+            UndoError.columnHidesRowid("t").description
+                == "cannot track table t: a column named rowid, oid or _rowid_ hides SQLite's "
+                + "rowid, which the undo log identifies rows by; rename that column (nothing was "
+                + "changed)")
+        let engine = try UndoEngine(for: db, tableNames: ["u"])
+        try undoable("Add") { try db.write { try $0.execute("INSERT INTO u(x) VALUES (1)") } }
+        try engine.defaultStack.undo()
+        #expect(try db.read { try $0.fetchOne(Int.self, "SELECT count(*) FROM u") } == 0)
+    }
+
     @Test func refusesASecondEngineOnTheSameDatabase() throws {
         let db = try DatabaseQueue()
         try db.write { try $0.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, x)") }

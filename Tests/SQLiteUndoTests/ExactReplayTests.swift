@@ -338,18 +338,35 @@ import Testing
         #expect(try barrierRows(fixture).last == [1, 1])
     }
 
+    /// A parent deleted with its children, whose inserts stamp the parent (as notes' chunks
+    /// stamp their article): the log holds the children before the parent (each row is logged
+    /// after its cascade), and the undo still puts the children back first, so the stamps find
+    /// no parent, as when they went: exact, nothing recorded.
+    @Test func childrenStampingTheirParentComeBackFirst() throws {
+        let fixture = try Fixture(schema: Self.partsStampTheirItemSchema)
+        try fixture.execute(
+            """
+            INSERT INTO items(id, name, value) VALUES (1, 'parent', 0);
+            WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 20)
+            INSERT INTO parts(itemId, label) SELECT 1, 'part ' || x FROM n;
+            """)
+        let before = (try fixture.rows(), try fixture.rows("parts"))
+        #expect(before.0 == [[1, "parent", 0, 20]])
+        try undoable("Delete Parent") { try fixture.execute("DELETE FROM items WHERE id = 1") }
+        let logged = try fixture.logCount()
+        let undo = try #require(try fixture.engine.defaultStack.undo())
+        #expect(try fixture.rows() == before.0 && fixture.rows("parts") == before.1)
+        #expect(undo.conflicts == [])
+        #expect(try fixture.logCount() == logged)
+        #expect(try barrierRows(fixture) == [[1, 1]])
+    }
+
     /// An import through a trigger that stamps each new parent as its children come (as notes'
     /// chunks stamp their article, which its insert then sets back): the barrier inserted rows
     /// and updated only those, and its undo removes them exactly, nothing recorded; the redo
     /// brings them back as they were, and a row changed since keeps the undo from being exact.
     @Test func anImportWhoseRowsWereStampedAsTheyCameIsUndoneExactly() throws {
-        let fixture = try Fixture(
-            schema: Self.schema(whenAPartGoes: "0")
-                + """
-                CREATE TRIGGER stamp AFTER INSERT ON parts BEGIN
-                    UPDATE items SET flag = flag + 1 WHERE id = NEW.itemId;
-                END;
-                """)
+        let fixture = try Fixture(schema: Self.partsStampTheirItemSchema)
         let stack = fixture.engine.defaultStack
         try fixture.execute("INSERT INTO items(id, name, value) VALUES (1, 'kept', 0)")
         let before = (try fixture.rows(), try fixture.rows("parts"))
@@ -403,6 +420,16 @@ import Testing
             ).map(\.values)
         }
     }
+
+    /// The fixture's items and parts, with a trigger that counts in `flag` of an item each part
+    /// inserted for it.
+    static let partsStampTheirItemSchema =
+        schema(whenAPartGoes: "0")
+            + """
+            CREATE TRIGGER stamp AFTER INSERT ON parts BEGIN
+                UPDATE items SET flag = flag + 1 WHERE id = NEW.itemId;
+            END;
+            """
 
     /// The fixture's items and parts, with a trigger that counts in `value` of the items
     /// `condition` selects each part deleted.
