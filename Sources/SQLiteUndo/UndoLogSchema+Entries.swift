@@ -65,12 +65,37 @@ extension UndoLogSchema {
         return db.changesCount == 1
     }
 
+    /// Takes a stack's redo entries off the file's lists in favour of `action`, a new action
+    /// whose block still runs: the redo list it replaces when its block returns is gone from
+    /// the file from the transaction that filed it on, so a crash before then never offers to
+    /// redo over it. The stack keeps them in memory meanwhile (a redo inside the block puts one
+    /// back with `move`); they go with `action` if it leaves history, and `restoreRedo` puts
+    /// them back if its block throws.
+    static func setAside(redo ids: [Int64], for action: Int64, _ db: Database) throws {
+        guard !ids.isEmpty else { return }
+        try db.execute(
+            """
+            UPDATE \(barriers) SET supersededBy = ?1
+            WHERE id IN (SELECT value FROM json_each(?2)) AND supersededBy IS NULL
+            """, [.integer(action), .text(ids.jsonArray)])
+    }
+
+    /// Puts back on the redo list the entries `setAside` took off for `action`.
+    static func restoreRedo(_ ids: [Int64], setAsideFor action: Int64, _ db: Database) throws {
+        guard !ids.isEmpty else { return }
+        try db.execute(
+            """
+            UPDATE \(barriers) SET supersededBy = NULL
+            WHERE id IN (SELECT value FROM json_each(?2)) AND supersededBy = ?1
+            """, [.integer(action), .text(ids.jsonArray)])
+    }
+
     /// Puts an entry on `list` at its position, reading its log as `entry.inverted` says (an
     /// exact replay flipped it: it took effect now, after every log row written so far).
     static func move(_ entry: StackEntry, to list: List, _ db: Database) throws {
         try db.execute(
             """
-            UPDATE \(barriers) SET list = ?, position = ?, inverted = ?,
+            UPDATE \(barriers) SET list = ?, position = ?, inverted = ?, supersededBy = NULL,
                 flippedAt = \(highestSeq) + 0.5,
                 flipOrder = coalesce(
                     (SELECT max(flipOrder) FROM \(barriers) WHERE flipOrder IS NOT NULL), 0) + 1

@@ -27,7 +27,8 @@ import SQLiteDatabase
 ///   written meanwhile may lie between them). An entry replayed row by row (not flipped) is
 ///   superseded by the replay's inverse (`supersededBy`, and `keptByReplay` when that replay
 ///   kept some of its changes): on no list, its log kept for `lastWriter` until the entry that
-///   took its place goes. `closedToMerging`: a typing step may no longer merge into the entry
+///   took its place goes. The redo entries a new action replaces are superseded by it as soon
+///   as it is filed, while its block still runs (`setAside`). `closedToMerging`: a typing step may no longer merge into the entry
 ///   (its run ended, or another change to its rows left history with its log; the entries
 ///   still open to merging are indexed). `packed`: whether some of its log rows may be packed.
 ///

@@ -226,6 +226,8 @@ public final class UndoStack: Sendable {
         noteRunning(barrier, in: entry.id)
         entries.withLock { $0.undo.append(entry) }
         if barrier.isRunning {
+            try UndoLogSchema.setAside(
+                redo: entries.withLock { $0.redo.map(\.id) }, for: entry.id, db)
             // Measured now, in the transaction that filed it: its block's return then knows,
             // without reading the file, whether older entries have to go.
             try keepWithinByteBudget(db)
@@ -338,6 +340,8 @@ public final class UndoStack: Sendable {
                         of: recorded.entry, from: first, except: recorded.collapsed, db)
                     return
                 }
+                try UndoLogSchema.restoreRedo(
+                    entries.withLock { $0.redo.map(\.id) }, setAsideFor: barrier.id, db)
                 try UndoLogSchema.deleteEntries([barrier.id], db)
                 entries.withLock { entries in
                     entries.undo.removeAll { $0.id == barrier.id }

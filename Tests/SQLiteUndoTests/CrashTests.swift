@@ -11,14 +11,20 @@ import Testing
 @Suite struct CrashTests {
     static let childVariable = "UNDO_CRASH_CHILD_DB"
 
+    /// Which child `crashChildWriter` plays: "afterUndo" undoes its finished barrier before
+    /// opening the interrupted one.
+    static let scenarioVariable = "UNDO_CRASH_CHILD_SCENARIO"
+
     @Test func crashChildWriter() throws {
-        guard let path = ProcessInfo.processInfo.environment[Self.childVariable] else { return }
+        let environment = ProcessInfo.processInfo.environment
+        guard let path = environment[Self.childVariable] else { return }
         let (db, engine) = try Self.open(path)
         let pane = try engine.stack(id: "pane-1")
         try withUndoStack(pane) {
             try undoable("Finished") {
                 try db.write { try $0.execute("INSERT INTO items(name) VALUES ('finished')") }
             }
+            if environment[Self.scenarioVariable] == "afterUndo" { try pane.undo() }
             try undoable("Interrupted") {
                 try db.write { try $0.execute("INSERT INTO items(name) VALUES ('interrupted 1')") }
                 try db.write { try $0.execute("UPDATE items SET name = 'changed' WHERE id = 1") }
@@ -28,15 +34,9 @@ import Testing
         }
     }
 
-    static func open(_ path: String) throws -> (DatabaseQueue, UndoEngine) {
-        let db = try DatabaseQueue(path: path)
-        try db.write {
-            try $0.execute("CREATE TABLE IF NOT EXISTS items(id INTEGER PRIMARY KEY, name TEXT)")
-        }
-        return (db, try UndoEngine(for: db, tableNames: ["items"]))
-    }
-
-    @Test func killedInsideABarrierLeavesAConsistentLog() throws {
+    /// Runs `crashChildWriter` in a child process on a new file, kills it with SIGKILL once it
+    /// is inside its interrupted barrier, and returns the file's path.
+    static func killedChild(scenario: String = "") throws -> String {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "crash-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -45,8 +45,9 @@ import Testing
         let child = Process()
         child.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         child.arguments = ["--testing-library", "swift-testing", "--filter", "crashChildWriter"]
-        child.environment = ProcessInfo.processInfo.environment.merging([Self.childVariable: path])
-        { $1 }
+        child.environment = ProcessInfo.processInfo.environment.merging([
+            Self.childVariable: path, Self.scenarioVariable: scenario,
+        ]) { $1 }
         let output = Pipe()
         child.standardOutput = output
         child.standardError = FileHandle.nullDevice
@@ -60,7 +61,19 @@ import Testing
         kill(child.processIdentifier, SIGKILL)
         child.waitUntilExit()
         #expect(String(decoding: seen, as: UTF8.self).contains("READY"))
+        return path
+    }
 
+    static func open(_ path: String) throws -> (DatabaseQueue, UndoEngine) {
+        let db = try DatabaseQueue(path: path)
+        try db.write {
+            try $0.execute("CREATE TABLE IF NOT EXISTS items(id INTEGER PRIMARY KEY, name TEXT)")
+        }
+        return (db, try UndoEngine(for: db, tableNames: ["items"]))
+    }
+
+    @Test func killedInsideABarrierLeavesAConsistentLog() throws {
+        let path = try Self.killedChild()
         let (db, engine) = try Self.open(path)
         let integrity = try db.read { try $0.fetchOne(String.self, "PRAGMA integrity_check") }
         #expect(integrity == "ok")
@@ -81,5 +94,18 @@ import Testing
         #expect(try names() == ["finished"])
         try pane.undo()
         #expect(try names() == [])
+    }
+
+    /// A new action after an undo replaces the redo list in the file from the transaction that
+    /// commits its first change: killed right after it, the file offers to redo nothing, and
+    /// the new action undoes.
+    @Test func killedAfterANewActionAfterAnUndoKeepsNoRedo() throws {
+        let path = try Self.killedChild(scenario: "afterUndo")
+        let (db, engine) = try Self.open(path)
+        let pane = try engine.stack(id: "pane-1")
+        #expect(pane.state == UndoStackState(undo: ["Interrupted"], redo: []))
+        try pane.undo()
+        #expect(try db.read { try $0.fetchAll(String.self, "SELECT name FROM items") } == [])
+        #expect(pane.state == UndoStackState(undo: [], redo: ["Interrupted"]))
     }
 }

@@ -96,6 +96,40 @@ import Testing
         #expect(logged == 1)
     }
 
+    /// A new action after an undo sets the redo list aside in the file as soon as it is filed
+    /// (seen from another connection while its block runs); a block that then throws puts it
+    /// back, in the file and on the stack.
+    @Test func aRunningActionSetsTheRedoListAsideUntilItsBlockEnds() throws {
+        try withUndoStack(pane) {
+            try undoable("Kept") {
+                try db.write { try $0.execute("INSERT INTO items(name) VALUES ('k')") }
+            }
+        }
+        try pane.undo()
+        let redoInFile = {
+            try DatabaseQueue(path: self.path).read { db in
+                try db.fetchAll(
+                    String.self,
+                    "SELECT name FROM sqliteundo_barriers WHERE list = 1 AND supersededBy IS NULL")
+            }
+        }
+        #expect(try redoInFile() == ["Kept"])
+        var seenInside: [String] = []
+        #expect(throws: Boom.self) {
+            try withUndoStack(pane) {
+                try undoable("Fails") {
+                    try db.write { try $0.execute("INSERT INTO items(name) VALUES ('a')") }
+                    seenInside = try redoInFile()
+                    #expect(pane.state.redo == ["Kept"])
+                    throw Boom()
+                }
+            }
+        }
+        #expect(seenInside == [])
+        #expect(try redoInFile() == ["Kept"])
+        #expect(pane.state == UndoStackState(undo: [], redo: ["Kept"]))
+    }
+
     @Test func aCommitThatFailsFilesNothing() throws {
         try withUndoStack(pane) {
             try undoable("Kept") {
