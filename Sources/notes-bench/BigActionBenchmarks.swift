@@ -4,7 +4,7 @@ import NotesApp
 import SQLiteDatabase
 import SQLiteUndo
 
-/// Issue 22's measures, on the notebook's real schema (its foreign key with ON DELETE
+/// Measures on the notebook's real schema (its foreign key with ON DELETE
 /// CASCADE, the search indexes and the count triggers): undo and redo of deleting an author
 /// with `bigActionArticles` articles, one barrier, against the same rows put back and deleted
 /// by plain SQL on a copy of the file; undo of importing as many articles in one barrier

@@ -3,7 +3,7 @@ import SQLiteDatabase
 import SQLiteUndo
 import TerminalUI
 
-/// Issue 21's measures: the history panel opened (Alt-H, lines described, the selected step's
+/// The history panel opened (Alt-H, lines described, the selected step's
 /// take-back previewed, drawn) and closed again on a pane whose stack holds a long history,
 /// against a short one; and a take-back (`revert`) of a step deep in a history, against one of
 /// the newest step.

@@ -3,7 +3,7 @@ import NoteStore
 import SQLiteDatabase
 import TerminalUI
 
-/// Typing into long articles (issue 20): what history and keystrokes cost when the body is large
+/// Typing into long articles: what history and keystrokes cost when the body is large
 /// and the edit small. Each notebook holds one article, typed into with the real app (headless),
 /// cursor at the middle of the body.
 @MainActor

@@ -206,7 +206,7 @@ import Testing
         try expectRefusal(file, message: "\(file) is a folder, not a database file")
     }
 
-    /// Issue 19, item 5: a crash left the latest edits in the WAL, and its header got damaged.
+    /// A crash left the latest edits in the WAL, and its header got damaged.
     /// SQLite would read the log as empty and delete it at close; notes refuses the notebook and
     /// leaves both files as they are, so the edits can still be recovered.
     @Test func notebookWhoseLogHeaderIsDamaged() throws {

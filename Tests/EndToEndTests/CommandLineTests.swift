@@ -57,7 +57,7 @@ import Testing
                 "notes: unknown export format 'pdf' (json or markdown)\nusage: notes"))
     }
 
-    /// Issue 19, item 4: what another program wrote cannot drive the terminal of whoever prints
+    /// What another program wrote cannot drive the terminal of whoever prints
     /// the export, and a row of the wrong shape is named and skipped, the rest exported.
     @Test func exportShowsControlCharactersAndSkipsRowsItCannotRead() throws {
         let path = try notebook()

@@ -2,7 +2,7 @@ import Foundation
 import SQLiteDatabase
 import Testing
 
-/// Issue 21's checks with the real program in tmux: the history panel's x and Enter on three
+/// With the real program in tmux: the history panel's x and Enter on three
 /// ratings, and an article's history of two panes.
 extension NotesEndToEndTests {
     /// Ratings by title.

@@ -85,7 +85,7 @@ import Testing
         try reopened.waitFor("EXIT=0")
     }
 
-    /// Issue 18, item 4: three panes, pane 3 rates an article, quit, reopen: three panes again,
+    /// Three panes, pane 3 rates an article, quit, reopen: three panes again,
     /// pane 3 focused with its history; a pane closed before quitting comes back with Alt-Z.
     @Test func layoutAndHistoryComeBackAfterARestart() throws {
         var session: TmuxSession? = try TmuxSession(
@@ -97,7 +97,7 @@ import Testing
         try session?.send("C-q")
         try session?.waitFor("EXIT=0")
         session = nil
-        // A notes that quits leaves no lease behind (issue 19, item 3).
+        // A notes that quits leaves no lease behind.
         let leases = try DatabaseQueue(path: notebook).read {
             try $0.fetchOne(Int.self, "SELECT count(*) FROM settings WHERE key LIKE 'lease.%'")
         }

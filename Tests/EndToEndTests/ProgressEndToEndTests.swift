@@ -2,7 +2,7 @@ import Foundation
 import SQLiteDatabase
 import Testing
 
-/// Issue 22's long work with the real program in tmux: deleting an author with 30,000 articles,
+/// Long work with the real program in tmux: deleting an author with 30,000 articles,
 /// its undo and its redo each take seconds in a debug build, and each shows its rows done of
 /// rows in the status line while the panes stay on the screen; keys typed meanwhile are handled
 /// after it, in order.

@@ -2,7 +2,7 @@ import Foundation
 import SQLiteDatabase
 import Testing
 
-/// Issue 18, item 7, with the real program in tmux: a word of Chinese is found inside a run of
+/// With the real program in tmux: a word of Chinese is found inside a run of
 /// text that another program wrote.
 extension NotesEndToEndTests {
     @Test func searchFindsChineseInsideARunOfText() throws {

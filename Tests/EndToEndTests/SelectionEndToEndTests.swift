@@ -2,7 +2,7 @@ import Foundation
 import SQLiteDatabase
 import Testing
 
-/// Issue 18, items 1 and 2, with the real program in tmux: a pane's selection stays on its
+/// With the real program in tmux: a pane's selection stays on its
 /// article whatever other panes do, and an undo selects and shows the article it brought back.
 extension NotesEndToEndTests {
     /// A notebook of `count` articles "Art 001" (oldest) to "Art NNN" (newest, first in the

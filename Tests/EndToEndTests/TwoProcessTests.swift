@@ -226,7 +226,7 @@ import Testing
         #expect(integrity == "ok")
     }
 
-    /// Issue 19, item 1's scenario: two notes windows and another program write into one body
+    /// Two notes windows and another program write into one body
     /// at once. Window alpha types at its start, window bravo at its end, and the other program
     /// inserts its own tokens after a marker in the middle; the windows also undo and redo.
     /// No token is lost, and then each window's undo, to the bottom of its list, takes back
@@ -367,7 +367,7 @@ import Testing
         try second.waitFor("EXIT=0")
     }
 
-    /// Issue 19, item 8: another program's `REPLACE` deletes the row in its way without the
+    /// Another program's `REPLACE` deletes the row in its way without the
     /// delete trigger that keeps the number of articles; notes puts the number right.
     @Test func theCountStaysRightAfterAnotherProgramsReplace() throws {
         let session = try TmuxSession(
@@ -391,7 +391,7 @@ import Testing
         try TmuxSession.sqlite3(notebook, sql)
     }
 
-    /// Issue 19, item 2: what another program wrote with the checks off (an article whose author
+    /// What another program wrote with the checks off (an article whose author
     /// it deleted, a rating of 99) never blocks an undo: each Ctrl-Z makes progress and says
     /// what it kept, in words.
     @Test func anUndoMakesProgressPastWhatAnotherProgramBroke() throws {
@@ -435,7 +435,7 @@ import Testing
         try session.waitFor("EXIT=0")
     }
 
-    /// Issue 19, item 1: a key typed right after another program changed the open article (well
+    /// A key typed right after another program changed the open article (well
     /// before notes looks for others' changes, every half second) keeps their change: both are
     /// in the body, whichever notes saw first.
     @Test func aKeyTypedRightAfterAnotherProgramsEditKeepsBoth() throws {
@@ -451,7 +451,7 @@ import Testing
         try session.waitFor("EXIT=0")
     }
 
-    /// Issue 19, item 9: while another program holds the notebook's write lock (the sqlite3
+    /// While another program holds the notebook's write lock (the sqlite3
     /// shell inside `BEGIN IMMEDIATE`), keys typed show at once, the status line says the typing
     /// waits, and it is saved, merged with that program's change, once the lock is free.
     @Test func typingWhileTheSqlite3ShellHoldsTheLockShowsAndIsSavedAfter() throws {

@@ -6,7 +6,7 @@ import Testing
 
 @testable import NotesApp
 
-/// Issue 19, item 1: the editor never writes over a change it has not seen. A key typed after
+/// The editor never writes over a change it has not seen. A key typed after
 /// another program changed the text, before notes saw it, is merged into their text; at the
 /// same place, it is refused and said so, and their text kept.
 @MainActor @Suite struct ConcurrentEditTests {

@@ -6,7 +6,7 @@ import Testing
 
 @testable import NotesApp
 
-/// Issue 19, item 9: the status line says what went wrong in words, never SQL, result codes or
+/// The status line says what went wrong in words, never SQL, result codes or
 /// Swift values.
 @Suite struct ErrorWordsTests {
     static let sql = "UPDATE articles SET body = ? WHERE id = ?"

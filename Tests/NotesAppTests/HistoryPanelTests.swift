@@ -6,7 +6,7 @@ import Testing
 
 @testable import NotesApp
 
-/// The history panel (Alt-H, issue 21): a pane's steps newest first with the undone ones above
+/// The history panel (Alt-H): a pane's steps newest first with the undone ones above
 /// "now", going to any point (Enter), taking back one step (x), an article's steps of every
 /// pane, live updates, and how it fits small terminals.
 @MainActor @Suite struct HistoryPanelTests {

@@ -61,7 +61,7 @@ import Testing
         #expect(try setting(try #require(ProcessIdentity.current).leaseKey) == "pane-1\npane-2")
     }
 
-    /// Issue 19, item 3: a lease names its process by id, start time and boot. A lease whose id
+    /// A lease names its process by id, start time and boot. A lease whose id
     /// now belongs to another process (reused, or after a reboot), to a zombie, or written by id
     /// alone, hides no history: the saved panes open with their stacks.
     @Test(arguments: ["reused id", "another boot", "zombie", "id alone"])

@@ -6,7 +6,7 @@ import Testing
 
 @testable import NotesApp
 
-/// Issue 18, item 6: what shows without color, tabs, and the keys terminals send for word and
+/// What shows without color, tabs, and the keys terminals send for word and
 /// text moves.
 @MainActor @Suite struct TerminalDetailTests {
     /// A style as a terminal without color (`NO_COLOR`) shows it: its attributes only.

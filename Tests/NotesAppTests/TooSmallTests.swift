@@ -6,7 +6,7 @@ import Testing
 
 @testable import NotesApp
 
-/// Issue 19, items 6 and 7: a pane that would not fit is refused, the keys that fix the layout
+/// A pane that would not fit is refused, the keys that fix the layout
 /// work while the panes cannot be shown, and text typed meanwhile is kept.
 @MainActor @Suite struct TooSmallTests {
     @Test func aPaneThatWouldNotFitIsRefused() throws {

@@ -7,7 +7,7 @@ import Testing
 
 @testable import NotesApp
 
-/// Issue 19, items 7 and 9: typing the notebook cannot take now (another program holds its
+/// Typing the notebook cannot take now (another program holds its
 /// lock, the disk is full) stays on the screen, the status line says why, and it is written as
 /// soon as it can be, as one undo step; leaving, closing or quitting asks first.
 @MainActor @Suite struct UnsavedTypingTests {

@@ -3,7 +3,7 @@ import SQLiteDatabase
 import SQLiteUndo
 import Testing
 
-/// A stack's history as a list of steps (issue 21's library part): names, times and the rows
+/// A stack's history as a list of steps: names, times and the rows
 /// each wrote, ids that stay the same through undo, redo and restarts, and going back or
 /// forward to any step.
 @Suite struct HistoryTests {

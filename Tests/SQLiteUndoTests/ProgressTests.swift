@@ -2,7 +2,7 @@ import SQLiteDatabase
 import SQLiteUndo
 import Testing
 
-/// An undo always makes progress (issue 19, item 2): what another program left that the schema
+/// An undo always makes progress: what another program left that the schema
 /// forbids (a reference to a deleted row, a value a CHECK refuses, both written with the checks
 /// off) neither blocks a step nor the steps below it. The undo restores what it can, and keeps
 /// and reports the rest. A unique value someone else took is not a rule broken for good (the

@@ -2,7 +2,7 @@ import SQLiteDatabase
 import SQLiteUndo
 import Testing
 
-/// One edit merged into a text someone else changed since (issue 19, item 1).
+/// One edit merged into a text someone else changed since.
 @Suite struct TextSpliceTests {
     static let cases: [(base: String, mine: String, theirs: String, merged: String?)] = [
         // Apart: both apply, in either order of places.
@@ -39,7 +39,7 @@ import Testing
 }
 
 /// Undo of a text column the engine merges (`UndoEngine.mergeText`): two stacks typing into
-/// one text each take back only their own typing, keeping the other's (issue 19, item 1).
+/// one text each take back only their own typing, keeping the other's.
 @Suite struct TextMergeUndoTests {
     let fixture: Fixture
     let paneA: UndoStack
