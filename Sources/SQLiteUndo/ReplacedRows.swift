@@ -102,7 +102,8 @@ final class ReplacedRows: WriteTransactionObserver, @unchecked Sendable {
 
     private func see(_ row: RowBeingChanged) {
         if row.table == UndoLogSchema.log {
-            guard row.operation == .insert,
+            // Only a row kept so far can be struck off: the log's other rows cost no read.
+            guard !deleted.isEmpty, row.operation == .insert,
                 row.newValue(atStoredColumn: logPlaces.kind)
                     == .integer(UndoLogSchema.Kind.delete.rawValue),
                 case .integer(let table) = row.newValue(atStoredColumn: logPlaces.tableId),

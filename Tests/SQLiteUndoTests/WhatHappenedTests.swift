@@ -26,6 +26,16 @@ import Testing
         }
     }
 
+    /// Runs `sql` as the action `name` on the fixture's stack `stackID`; returns the stack.
+    @discardableResult
+    func act(_ fixture: Fixture, on stackID: String, _ name: String, _ sql: String) throws
+        -> UndoStack
+    {
+        let stack = try fixture.engine.stack(id: stackID)
+        try withUndoStack(stack) { try undoable(name) { try fixture.execute(sql) } }
+        return stack
+    }
+
     // MARK: Rows that were never written
 
     /// A row an application trigger skips with `RAISE(IGNORE)` is not the action's: another
@@ -38,17 +48,11 @@ import Testing
                 BEGIN SELECT RAISE(IGNORE); END;
                 """, tables: ["items"])
         try fixture.execute("INSERT INTO items VALUES (1, 'a', 0), (2, 'b', 1), (3, 'c', 0)")
-        let mine = try fixture.engine.stack(id: "mine")
-        let theirs = try fixture.engine.stack(id: "theirs")
-        try withUndoStack(mine) {
-            try undoable("Rename All") { try fixture.execute("UPDATE items SET name = 'x'") }
-        }
+        let mine = try act(fixture, on: "mine", "Rename All", "UPDATE items SET name = 'x'")
         #expect(try mine.rows(of: mine.history.undo[0]).ids(forTable: "items") == [1, 3])
-        try withUndoStack(theirs) {
-            try undoable("Unlock") {
-                try fixture.execute("UPDATE items SET locked = 0, name = 'theirs' WHERE id = 2")
-            }
-        }
+        try act(
+            fixture, on: "theirs", "Unlock",
+            "UPDATE items SET locked = 0, name = 'theirs' WHERE id = 2")
         let undo = try mine.undo()
         #expect(undo?.conflicts == [])
         #expect(try fixture.rows() == [[1, "a", 0], [2, "theirs", 0], [3, "c", 0]])
@@ -78,21 +82,12 @@ import Testing
             schema: "CREATE TABLE items(id INTEGER PRIMARY KEY, code TEXT UNIQUE, name TEXT)",
             tables: ["items"])
         try fixture.execute("INSERT INTO items VALUES (1, 'a', 'one'), (2, 'b', 'two')")
-        let mine = try fixture.engine.stack(id: "mine")
-        let theirs = try fixture.engine.stack(id: "theirs")
-        try withUndoStack(mine) {
-            try undoable("Recode") {
-                try fixture.execute("UPDATE OR IGNORE items SET code = 'b', name = 'x'")
-            }
-        }
+        let mine = try act(
+            fixture, on: "mine", "Recode", "UPDATE OR IGNORE items SET code = 'b', name = 'x'")
         // Row 1 would take 'b' from row 2: skipped; row 2 keeps its own code and is renamed.
         #expect(try fixture.rows() == [[1, "a", "one"], [2, "b", "x"]])
         #expect(try mine.rows(of: mine.history.undo[0]).ids(forTable: "items") == [2])
-        try withUndoStack(theirs) {
-            try undoable("Rename") {
-                try fixture.execute("UPDATE items SET name = 'theirs' WHERE id = 1")
-            }
-        }
+        try act(fixture, on: "theirs", "Rename", "UPDATE items SET name = 'theirs' WHERE id = 1")
         let undo = try mine.undo()
         #expect(undo?.conflicts == [])
         #expect(try fixture.rows() == [[1, "a", "theirs"], [2, "b", "two"]])
@@ -262,19 +257,13 @@ import Testing
             schema: "CREATE TABLE folders(id INTEGER PRIMARY KEY, name TEXT UNIQUE)",
             tables: ["folders"])
         try fixture.execute("INSERT INTO folders VALUES (-1, 'Trash')")
-        let mine = try fixture.engine.stack(id: "mine")
-        let theirs = try fixture.engine.stack(id: "theirs")
-        try withUndoStack(mine) {
-            try undoable("New Folder") {
-                try fixture.execute("INSERT INTO folders(name) VALUES ('Inbox')")
-                try fixture.execute("INSERT OR REPLACE INTO folders(name) VALUES ('Drafts')")
-            }
-        }
+        let mine = try act(
+            fixture, on: "mine", "New Folder",
+            "INSERT INTO folders(name) VALUES ('Inbox'); "
+                + "INSERT OR REPLACE INTO folders(name) VALUES ('Drafts')")
         #expect(try mine.rows(of: mine.history.undo[0]).ids(forTable: "folders") == [0, 1])
         #expect(try fixture.engine.history(of: Folder.self, id: -1).isEmpty)
-        try withUndoStack(theirs) {
-            try undoable("Empty Trash") { try fixture.execute("DELETE FROM folders WHERE id = -1") }
-        }
+        try act(fixture, on: "theirs", "Empty Trash", "DELETE FROM folders WHERE id = -1")
         let undo = try mine.undo()
         #expect(undo?.conflicts == [])
         #expect(try fixture.rows("folders") == [])
