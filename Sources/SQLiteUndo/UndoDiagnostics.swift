@@ -20,7 +20,8 @@ import SQLiteDatabase
             if let first = violations.first {
                 throw UndoError.diagnosticFailed("foreign key violation after replay: \(first)")
             }
-            let stored = try UndoLogSchema.entries(ofStack: stack.id, db)
+            let stored = try UndoLogSchema.entries(
+                ofStack: stack.id, keepingSetAsideFor: stack.runningEntryIDs(), db)
             if stored.undo.map(\.id) != entries.undo.map(\.id)
                 || stored.redo.map(\.id) != entries.redo.map(\.id)
             {

@@ -7,16 +7,21 @@ import SQLiteDatabase
 extension UndoLogSchema {
     // MARK: The lists
 
-    /// A stack's entries, both lists, oldest first.
-    static func entries(ofStack stackID: String, _ db: Database) throws -> StackEntries {
+    /// A stack's entries, both lists, oldest first, with the redo entries `setAside` took off
+    /// for `running`, entries whose block still runs (the stack keeps them until it returns).
+    static func entries(
+        ofStack stackID: String, keepingSetAsideFor running: [Int64] = [], _ db: Database
+    ) throws -> StackEntries {
         var entries = StackEntries()
         let rows = try db.fetchAll(
             Row.self,
             """
             SELECT id, list, name, coalescingKey, position, closedAt, inverted, step, stepAt
             FROM \(barriers)
-            WHERE stackId = ? AND supersededBy IS NULL ORDER BY list, position
-            """, [.text(stackID)])
+            WHERE stackId = ?1 AND (supersededBy IS NULL
+                OR supersededBy IN (SELECT value FROM json_each(?2)))
+            ORDER BY list, position
+            """, [.text(stackID), .text(running.jsonArray)])
         for row in rows {
             let entry = StackEntry(
                 id: try row.decode("id"), name: try row.decode("name"),

@@ -388,7 +388,8 @@ public final class UndoStack: Sendable {
 
     /// Reads the lists again on a connection outside any transaction.
     func reload(_ db: Database) throws {
-        let loaded = try UndoLogSchema.entries(ofStack: id, db)
+        let loaded = try UndoLogSchema.entries(
+            ofStack: id, keepingSetAsideFor: runningEntryIDs(), db)
         entries.withLock { $0 = loaded }
         settings.withLock { $0.fileMayHoldOpenEntries = true }
     }
