@@ -29,6 +29,8 @@ struct Replayer {
     /// Each changed row's values by slot before the replay wrote anything (nil: no such row), by
     /// where the row was then.
     private var snapshot: [RowKey: [Int: SQLiteValue]?] = [:]
+    /// The rowids of deleted rows to restore that no row held when the replay began.
+    private var freeAtStart: Set<RowKey> = []
     /// Where the rows that the changes move to another rowid, or delete, are when the replay
     /// begins: a rowid they hold is taken only until then.
     private var leavingRows: Set<RowKey> = []
@@ -182,7 +184,16 @@ struct Replayer {
             guard let target = change.originalRowid else { continue }
             highestTargets[change.tableId] = max(highestTargets[change.tableId] ?? target, target)
         }
-        // A deleted row is read when it is restored: it is not there, unless someone re-created it.
+        // A deleted row is read when it is restored: it is not there, unless someone re-created
+        // it. Whether its rowid was free is kept: a row there later was put there by this replay.
+        for change in changes where change.kind == .delete {
+            guard let table = tables[change.tableId], let rowid = change.originalRowid else {
+                continue
+            }
+            if try isFree(.integer(rowid), in: table) {
+                freeAtStart.insert(RowKey(tableId: table.id, rowid: rowid))
+            }
+        }
         for change in changes where change.kind != .delete {
             guard let table = tables[change.tableId], let rowid = change.currentRowid else {
                 continue
@@ -235,16 +246,24 @@ struct Replayer {
     private mutating func restoreDeleted(_ change: NetChange, _ table: TrackedTable) throws {
         guard let rowid = change.originalRowid else { return }
         touch(table, rowid)
+        let key = RowKey(tableId: table.id, rowid: rowid)
         if let current = try row(rowid, of: table) {
             // Taken by a row this replay moves away or deletes: wait for it.
             if !isLastRound, isMovedByThisReplay(.integer(rowid), in: table) { throw RowidTaken() }
-            // Already back as it was (a cascade restored it) is no conflict; anything else is.
-            if table.columns.contains(where: { current[$0.slot] != change.before[$0.slot]?.value })
-            {
+            // Already back as it was (a cascade restored it) is no conflict.
+            let isAsItWas = !table.columns.contains {
+                current[$0.slot] != change.before[$0.slot]?.value
+            }
+            if isAsItWas { return }
+            // Free when the replay began and not written by its own statements: an application
+            // trigger fired by the replay (an audit row) took the rowid, a side effect the row
+            // makes way for.
+            guard freeAtStart.contains(key), record.intended.columns[key] == nil else {
                 record.keep(
                     UndoConflict(table: table.name, rowid: rowid, column: nil, kept: nil))
+                return
             }
-            return
+            try write("DELETE FROM \(table.sqlName) WHERE rowid = ?", [.integer(rowid)])
         }
         // A value of the row its log holds only packed (someone changed the cell between the
         // action's writes): the row cannot come back as it was.
@@ -265,8 +284,7 @@ struct Replayer {
         try write(
             "INSERT INTO \(table.sqlName)(\(names.joined(separator: ", "))) "
                 + "VALUES (\(values.joined(separator: ", ")))", [])
-        record.setIntendedColumns(
-            RowKey(tableId: table.id, rowid: rowid), change.before.mapValues(\.sql), merging: false)
+        record.setIntendedColumns(key, change.before.mapValues(\.sql), merging: false)
     }
 
     private mutating func restoreUpdated(_ change: NetChange, _ table: TrackedTable) throws {
