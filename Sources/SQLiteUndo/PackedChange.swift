@@ -67,13 +67,22 @@ struct PackedChange: Equatable {
     /// Values whose change is packed: together at least this many bytes.
     static let threshold = 512
 
+    /// The common bytes each middle keeps on each side of the edit (fewer at the value's ends):
+    /// enough to find its place again among others' edits, few enough to keep a key's history
+    /// small.
+    static let context = 12
+
     /// The change from `old` to `new` packed, or nil when that would not save half its size
     /// (small values, or values that differ almost everywhere).
     init?(old: Value, new: Value) {
         guard old.bytes.count + new.bytes.count >= Self.threshold else { return nil }
-        let (prefix, suffix) = CommonEnds.of(old.bytes, new.bytes)
+        var (prefix, suffix) = CommonEnds.of(old.bytes, new.bytes)
         let middles = old.bytes.count + new.bytes.count - 2 * (prefix + suffix)
         guard middles + 100 < (old.bytes.count + new.bytes.count) / 2 else { return nil }
+        // The middles keep some of the common bytes around the edit: its context, which finds
+        // it again in a text someone changed on both sides of it since (`merged(into:fromNew:)`).
+        prefix -= min(prefix, Self.context)
+        suffix -= min(suffix, Self.context)
         self.old = Fingerprint(of: old)
         self.new = Fingerprint(of: new)
         prefixLength = prefix
@@ -101,7 +110,8 @@ struct PackedChange: Equatable {
     /// `current` (a text someone changed since it was the value on one side) with this change
     /// taken back (from the new side, `fromNew`) or applied again: where `current` still holds
     /// that side's own bytes with the common start intact before them (their edit came after)
-    /// or the common end intact after them (it came before). Nil when neither holds: their edit
+    /// or the common end intact after them (it came before), or, changed on both sides, where
+    /// its bytes stand between their context (`SpliceAnchor`). Nil when none holds: their edit
     /// touched the change's own bytes.
     func merged(into current: Value, fromNew: Bool) -> Value? {
         let expected = fromNew ? newMiddle : oldMiddle
@@ -124,7 +134,14 @@ struct PackedChange: Equatable {
                 bytes[..<(suffixStart - expected.count)] + replacement + bytes[suffixStart...]
             return Value(storage: current.storage, bytes: Array(merged))
         }
-        return nil
+        // Changed on both sides: the middles' common bytes are the edit's context.
+        let (before, after) = CommonEnds.of(expected, replacement)
+        return SpliceAnchor.replace(
+            own: expected[before..<(expected.count - after)], before: expected[..<before],
+            after: expected[(expected.count - after)...], atStart: prefixLength == 0,
+            atEnd: suffixLength == 0, near: prefixLength + before,
+            with: replacement[before..<(replacement.count - after)], in: bytes
+        ).map { Value(storage: current.storage, bytes: $0) }
     }
 
     // MARK: Kept in the log

@@ -37,11 +37,13 @@ public enum TextSplice {
         return (prefix..<(old.count - suffix), prefix..<(new.count - suffix))
     }
 
-    /// `mine` and `theirs` together, each one splice of `base`; nil when they changed the same
-    /// bytes.
+    /// `mine` (one splice of `base`) and `theirs` (any edits of `base`) together; nil when they
+    /// changed the same bytes.
     ///
     /// Splices in different places both apply, and so do two insertions at one point (theirs
-    /// first, as it was written first).
+    /// first, as it was written first). Where `theirs` differs from `base` on both sides of my
+    /// splice (edits in several places), mine applies where the bytes it replaced still stand
+    /// between the bytes that were around them (`SpliceAnchor`), nearest where they were.
     public static func merge(base: String, mine: String, theirs: String) -> String? {
         // Each change in both of its places, where it has two: one may miss the other's.
         for myEndFirst in [false, true] {
@@ -54,7 +56,17 @@ public enum TextSplice {
                 if let merged = merge(my, mine, into: their, theirs) { return merged }
             }
         }
-        return nil
+        guard let my = changedBytes(from: base, to: mine, endFirst: false) else { return theirs }
+        let baseBytes = Array(base.utf8)
+        // The context: enough bytes around the splice to tell its place from others'.
+        let context = 64
+        let merged = SpliceAnchor.replace(
+            own: baseBytes[my.old],
+            before: baseBytes[max(0, my.old.lowerBound - context)..<my.old.lowerBound],
+            after: baseBytes[my.old.upperBound..<min(baseBytes.count, my.old.upperBound + context)],
+            atStart: my.old.lowerBound == 0, atEnd: my.old.upperBound == baseBytes.count,
+            near: my.old.lowerBound, with: Array(mine.utf8)[my.new], in: Array(theirs.utf8))
+        return merged.map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// My splice (`my` ranges, bytes from `mine`) applied to `theirs`, nil when it overlaps

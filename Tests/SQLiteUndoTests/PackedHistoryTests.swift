@@ -101,6 +101,26 @@ import Testing
                 == text("theirs " + base))
     }
 
+    /// Someone changed the text on both sides of the edit: the edit is found by the bytes
+    /// around it that it keeps, and taken back there; not where they changed those.
+    @Test func anEditIsTakenBackBetweenTwoOthers() throws {
+        let text = { (text: String) in PackedChange.Value(storage: .text, bytes: Array(text.utf8)) }
+        let half = Self.longText.utf8.count / 2
+        let start = String(decoding: Array(Self.longText.utf8)[..<half], as: UTF8.self)
+        let end = String(decoding: Array(Self.longText.utf8)[half...], as: UTF8.self)
+        let packed = try #require(
+            PackedChange(old: text(start + end), new: text(start + "MINE" + end)))
+        #expect(
+            packed.merged(into: text("< " + start + "MINE" + end + " >"), fromNew: true)
+                == text("< " + start + end + " >"))
+        // Applied again (a redo) the same way.
+        #expect(
+            packed.merged(into: text("< " + start + end + " >"), fromNew: false)
+                == text("< " + start + "MINE" + end + " >"))
+        #expect(
+            packed.merged(into: text("< " + start + "MIME" + end + " >"), fromNew: true) == nil)
+    }
+
     // MARK: In the engine
 
     /// The values of `items.value` as hex, with their storage classes.

@@ -19,6 +19,14 @@ import Testing
         // A change with two places (" one" or "one "): the one that misses theirs.
         ("Article 3 one two", "Article 3 one", "Article 3 two", "Article 3"),
         ("a b b c", "a b c", "a b b", "a b"),
+        // Theirs on both sides of mine (two edits, read as one splice around mine): mine is
+        // found by the bytes around it.
+        (
+            "the quick brown fox", "the quick red fox", "< the quick brown fox >",
+            "< the quick red fox >"
+        ),
+        ("ab", "aXb", "<ab>", "<aXb>"),
+        ("the quick brown fox", "the quick red fox", "< the quick green fox >", nil),
         // The same bytes changed: no merge.
         ("hello world", "hello there", "hello earth", nil),
         ("abc", "aXc", "aYc", nil),
@@ -199,6 +207,45 @@ import Testing
         let first = try paneA.undo()
         #expect(first?.conflicts.map(\.column) == ["name"])
         #expect(try name() == "the bodyZ")
+    }
+
+    /// A past run taken back (`revert`) after others typed on both sides of it, in steps of
+    /// their own, and the run's own stack typed after it: only the run's own characters go,
+    /// in a short text (whole values in the log) and in a long one (edits packed).
+    @Test(arguments: [0, 700])
+    func aPastRunTakenBackLeavesEveryoneElsesTyping(padding: Int) throws {
+        let tail = String(repeating: "z", count: padding)
+        try fixture.execute("UPDATE items SET name = ?", [.text("the body" + tail)])
+        try typeKey(paneA, "the Abody" + tail, run: "a")
+        try typeKey(paneA, "the ABbody" + tail, run: "a")
+        try type(paneA, "the ABbody" + tail + "!")
+        try type(paneB, "< the ABbody" + tail + "!")
+        try type(paneB, "< the ABbody" + tail + "! >")
+        try withUndoDisabled {
+            try fixture.execute(
+                "UPDATE items SET name = ?", [.text("< the ABbody" + tail + "! >.")])
+        }
+        let run = try #require(paneA.history.undo.last)
+        #expect(run.name == "Typing")
+        let takeBack = try #require(try paneA.revert(run))
+        #expect(takeBack.conflicts == [])
+        #expect(try name() == .text("< the body" + tail + "! >."))
+        _ = try paneA.undo()
+        #expect(try name() == .text("< the ABbody" + tail + "! >."))
+    }
+
+    /// Where others changed the run's own characters, the take-back keeps the text.
+    @Test(arguments: [0, 700])
+    func aPastRunWhoseCharactersOthersChangedIsKept(padding: Int) throws {
+        let tail = String(repeating: "z", count: padding)
+        try fixture.execute("UPDATE items SET name = ?", [.text("the body" + tail)])
+        try typeKey(paneA, "the ABbody" + tail, run: "a")
+        try type(paneA, "the ABbody" + tail + "!")
+        try type(paneB, "the AXbody" + tail + "!")
+        let run = try #require(paneA.history.undo.last)
+        let takeBack = try #require(try paneA.revert(run))
+        #expect(takeBack.conflicts.map(\.column) == ["name"])
+        #expect(try name() == .text("the AXbody" + tail + "!"))
     }
 
     /// Columns not named to the engine keep the whole-value rule.
