@@ -21,6 +21,8 @@ extension ModelRun {
             guard random.below(4) != 0 else { return .null }
             nextCode += 1
             return .text("k\(nextCode)")
+        case "qty":
+            return .integer(Int64(random.below(5)))
         case "body":
             guard random.below(8) != 0 else { return .null }
             let words = (0...random.below(3)).map { _ in Self.words[random.below(Self.words.count)]
@@ -37,7 +39,7 @@ extension ModelRun {
     /// One random write.
     mutating func write(_ barrier: inout ReferenceModel.BarrierRecord?) throws -> String {
         // Few rows, so that stacks often touch the same ones; deletes take over when it grows.
-        var choice = random.below(13)
+        var choice = random.below(features.contains(.conflictClauses) ? 15 : 13)
         let count = model.tables["t", default: [:]].count
         if count > 24, choice < 3 { choice = 9 }
         if choice < 3 || count < 2 { return try insert(&barrier, reusing: choice == 0) }
@@ -77,6 +79,8 @@ extension ModelRun {
             return try rotateCodes(count: 2 + random.below(2), &barrier)
         case 12 where features.contains(.keys):
             return try swapKeys(&barrier)
+        case 13...14:
+            return try conflictClauseWrite(&barrier)
         default:
             return "skip"
         }
@@ -92,9 +96,7 @@ extension ModelRun {
         } else {
             nextRowid += 1
         }
-        let columns = model.contentColumns
-        var values: ReferenceModel.Values = [:]
-        for column in columns { values[column] = value(for: column) }
+        let (columns, values) = newItem()
         let sql =
             "INSERT INTO t(id, \(columns.joined(separator: ", ")), stamp) VALUES (?"
             + String(repeating: ", ?", count: columns.count) + ", (SELECT now FROM clock))"

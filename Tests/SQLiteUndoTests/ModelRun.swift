@@ -70,6 +70,8 @@ struct ModelRun {
         -> (DatabaseQueue, UndoEngine)
     {
         let db = try DatabaseQueue(path: folder.appendingPathComponent("model.db").path)
+        // A row an `OR REPLACE` deletes fires the delete triggers (which keep the FTS5 index).
+        try db.write { try $0.execute("PRAGMA recursive_triggers = ON") }
         let engine = try UndoEngine(
             for: db, tableNames: ModelSchema.trackedTables,
             rowsWorthSuspendingCapture: rowsWorthSuspendingCapture)

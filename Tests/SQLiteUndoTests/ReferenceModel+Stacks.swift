@@ -326,15 +326,18 @@ extension ReferenceModel {
         for index in restores.indices where staying.contains(index) {
             restores[index].to = restores[index].from
         }
-        // Moving rows leave through temporary keys, so that swapped keys can swap back.
+        // Moving rows leave through temporary keys (no row has one), so that swapped keys can
+        // swap back.
         for (index, restore) in restores.enumerated() where restore.from != restore.to {
             update(
-                restore.table, restore.from, to: -1 - Int64(index), set: restore.set, in: &inverse)
+                restore.table, restore.from, to: Int64.min + Int64(index), set: restore.set,
+                in: &inverse)
         }
         var reverted = Reverted(kept: kept)
         for (index, restore) in restores.enumerated() {
             if restore.from != restore.to {
-                update(restore.table, -1 - Int64(index), to: restore.to, set: [:], in: &inverse)
+                update(
+                    restore.table, Int64.min + Int64(index), to: restore.to, set: [:], in: &inverse)
             } else if !restore.set.isEmpty {
                 update(
                     restore.table, restore.from, to: restore.from, set: restore.set, in: &inverse)
