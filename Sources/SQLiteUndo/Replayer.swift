@@ -39,16 +39,11 @@ struct Replayer {
     private var highestTargets: [Int64: Int64] = [:]
     /// Rows not to park: parking them led nowhere (see `ParkedRowStuck`).
     var unparkable: Set<RowKey> = []
-    /// Where the rows the replay moved to another rowid are now (parked, or back at their
-    /// original key), by where they were when it began.
-    private var moved: [RowKey: Int64] = [:]
     /// Rows moved out of the way of a unique value or a rowid another row of the replay needs
-    /// first, with the unique columns (slots) each had set to a placeholder; by where they were
-    /// when the replay began. Each goes back at the end (`unparkLeftovers`) where its own
-    /// restore did not take it.
+    /// first: where each is now, by where it was when the replay began.
+    private var parked: [RowKey: Int64] = [:]
+    /// The unique columns (slots) each parked row had set to a placeholder.
     private var parkedColumns: [RowKey: Set<Int>] = [:]
-    /// The columns (slots) the replay restored of each parked row.
-    private var restoredOfParked: [RowKey: Set<Int>] = [:]
 
     /// Whether a text column someone changed since is merged (`UndoEngine.mergeText`).
     let mergesText: (_ table: String, _ column: String) -> Bool
@@ -84,65 +79,48 @@ struct Replayer {
     /// keys), or that would delete a row another change still has to stop referencing, is tried
     /// again after the others. When a round makes no progress, one row in the way is parked (its
     /// unique values set to a placeholder, or its rowid moved to a free one) and the rounds go on;
-    /// when nothing is left to park, the updates that break a constraint go on one column at a
-    /// time, and in a last round rows still referenced, rowids still taken, and columns that
-    /// still break a constraint are kept (`keepBroken`): an undo always makes progress. Parked
-    /// rows go back at the end where their own restores did not take them (`unparkLeftovers`).
+    /// when nothing is left to park, rows still referenced are kept, and what still breaks a
+    /// constraint is restored as far as the rules allow (`restoreWhatTheRulesAllow`): an undo
+    /// always makes progress.
     mutating func revertAll(_ changes: [NetChange]) throws {
         try takeSnapshot(of: changes)
         var remaining = changes
-        var isSplit = false
         while !remaining.isEmpty {
-            var failed: [(change: NetChange, error: SQLiteError?)] = []
+            var failed: [NetChange] = []
+            var lastError: SQLiteError?
             for change in remaining {
                 record.beginChange()
                 do {
                     try revert(change)
                 } catch let error as SQLiteError where error.code.primary == .constraint {
                     record.rollBackChange()
-                    failed.append((change, error))
+                    failed.append(change)
+                    lastError = error
                 } catch is StillReferenced {
                     record.rollBackChange()
-                    failed.append((change, nil))
+                    failed.append(change)
                 } catch is RowidTaken {
                     record.rollBackChange()
-                    failed.append((change, nil))
+                    failed.append(change)
                 }
             }
             record.endChange()
             if failed.count == remaining.count {
-                if try failed.contains(where: { try park($0.change) }) {
-                    remaining = failed.map(\.change)
+                if try failed.contains(where: { try park($0) }) {
+                    remaining = failed
                     continue
                 }
-                if !isSplit, failed.contains(where: { $0.error != nil }) {
-                    // No order and no parking helps: some old values break a rule of the
-                    // schema as the rows are now (a unique value another row took, CHECK,
-                    // NOT NULL, a trigger's RAISE). Each column of an update goes on its own
-                    // from here: the rest of the row comes back.
-                    isSplit = true
-                    remaining = failed.flatMap { Self.pieces(of: $0.change) }
-                    continue
-                }
-                if isLastRound {
-                    for (change, error) in failed { try keepBroken(change, error) }
-                    break
+                if isLastRound, let lastError {
+                    // A unique value someone else took fails the undo: the rows may be freed.
+                    if Self.isUniqueness(lastError) { throw lastError }
+                    // No order and no parking helps: their old values break a rule of the
+                    // schema as the rows are now (CHECK, NOT NULL, a trigger's RAISE).
+                    for change in failed { try restoreWhatTheRulesAllow(change) }
+                    return
                 }
                 isLastRound = true
             }
-            remaining = failed.map(\.change)
-        }
-        try unparkLeftovers()
-    }
-
-    /// An update's change one column at a time; any other change whole.
-    private static func pieces(of change: NetChange) -> [NetChange] {
-        guard change.kind == .update else { return [change] }
-        return change.after.keys.sorted().map { slot in
-            var piece = change
-            piece.after = change.after.filter { $0.key == slot }
-            piece.before = change.before.filter { $0.key == slot }
-            return piece
+            remaining = failed
         }
     }
 
@@ -151,67 +129,39 @@ struct Replayer {
         error.code == .uniqueConstraint || error.code == .primaryKeyConstraint
     }
 
-    /// The last resort for a change (an update: a column) whose old values break a constraint
-    /// whatever the order: another row took a unique value since, another program wrote a value
-    /// the schema forbids (a rating of 99 with CHECK constraints off, so the undo would write 99
-    /// back), or an application's trigger refuses the write. It is kept and reported
-    /// (`.constraint`), with the value it could not restore and, for a unique value, the row
-    /// holding it (`UndoConflict.restoring`, `heldBy`).
-    private mutating func keepBroken(_ change: NetChange, _ error: SQLiteError?) throws {
-        guard let table = tables[change.tableId],
-            let rowid = change.currentRowid ?? change.originalRowid
-        else { return }
-        touch(table, rowid)
-        let slot = change.kind == .update ? change.after.keys.first : nil
-        let column = slot.flatMap { slot in table.columns.first { $0.slot == slot } }
-        // A packed value's fingerprint is not the value: not named.
-        let restoring = slot.flatMap { change.before[$0] }.flatMap { $0.packed ? nil : $0.value }
-        var heldBy: Int64?
-        if let error, Self.isUniqueness(error), let column, let restoring {
-            heldBy = try db.fetchOne(
-                Int64.self,
-                "SELECT rowid FROM \(table.sqlName) WHERE \(column.name.quotedIdentifier) = ? "
-                    + "AND rowid != ? LIMIT 1", [restoring, .integer(now(rowid, of: table))])
-        }
-        record.keep(
-            UndoConflict(
-                table: table.name, rowid: rowid, column: column?.name,
-                kept: try slot.flatMap { try before(rowid, of: table)?[$0] },
-                reason: .constraint, restoring: restoring, heldBy: heldBy))
-    }
-
-    /// Puts back each parked row that its own restores did not: the unique columns it had set
-    /// to a placeholder (to what they held when the replay began), and its rowid. Throws
-    /// `ParkedRowStuck` when that breaks a rule: the replay gave its place or value to another
-    /// row.
-    private mutating func unparkLeftovers() throws {
-        for (key, placeholders) in parkedColumns {
-            guard let table = tables[key.tableId], let at = moved[key] else { continue }
-            let restored = restoredOfParked[key] ?? []
-            let values = try before(key.rowid, of: table) ?? [:]
-            var set: [(String, SQLiteValue)] = table.columns.compactMap { column in
-                guard placeholders.contains(column.slot), !restored.contains(column.slot)
-                else { return nil }
-                return (column.name.quotedIdentifier, values[column.slot] ?? .null)
-            }
-            let movesBack = aliasSlot(of: table).map { !restored.contains($0) } ?? true
-            if movesBack, at != key.rowid { set.append(("rowid", .integer(key.rowid))) }
-            guard !set.isEmpty else { continue }
+    /// The last resort for a change whose old values break a constraint whatever the order:
+    /// another program wrote a value the schema forbids (a rating of 99 with CHECK constraints
+    /// off, so the undo would write 99 back), or an application's trigger refuses the write.
+    /// Each column of an update is restored on its own where the rules allow; the rest, or a
+    /// whole row that cannot be inserted or deleted, is kept and reported (`.constraint`).
+    private mutating func restoreWhatTheRulesAllow(_ change: NetChange) throws {
+        guard let table = tables[change.tableId] else { return }
+        let pieces =
+            change.kind == .update
+            ? change.after.keys.sorted().map { slot in
+                var piece = change
+                piece.after = change.after.filter { $0.key == slot }
+                piece.before = change.before.filter { $0.key == slot }
+                return piece
+            } : [change]
+        for piece in pieces {
+            record.beginChange()
+            defer { record.endChange() }
             do {
-                try db.savepoint {
-                    try write(
-                        "UPDATE \(table.sqlName) SET "
-                            + set.map { "\($0.0) = ?" }.joined(separator: ", ")
-                            + " WHERE rowid = ?", set.map(\.1) + [.integer(at)])
-                }
-            } catch let error as SQLiteError where error.code.primary == .constraint {
-                throw ParkedRowStuck(row: key)
-            }
-            if movesBack {
-                moved[key] = key.rowid
-                record.moveIntendedColumns(
-                    from: RowKey(tableId: table.id, rowid: at),
-                    to: RowKey(tableId: table.id, rowid: key.rowid))
+                try db.savepoint { try revert(piece) }
+            } catch let error as SQLiteError
+                where error.code.primary == .constraint && !Self.isUniqueness(error)
+            {
+                record.rollBackChange()
+                guard let rowid = piece.currentRowid ?? piece.originalRowid else { continue }
+                touch(table, rowid)
+                let slot = piece.kind == .update ? piece.after.keys.first : nil
+                let column = slot.flatMap { slot in table.columns.first { $0.slot == slot } }
+                record.keep(
+                    UndoConflict(
+                        table: table.name, rowid: rowid, column: column?.name,
+                        kept: try slot.flatMap { try before(rowid, of: table)?[$0] },
+                        reason: .constraint))
             }
         }
     }
@@ -263,7 +213,7 @@ struct Replayer {
 
     /// Where a row that was at `rowid` when the replay began is now.
     private func now(_ rowid: Int64, of table: TrackedTable) -> Int64 {
-        moved[RowKey(tableId: table.id, rowid: rowid)] ?? rowid
+        parked[RowKey(tableId: table.id, rowid: rowid)] ?? rowid
     }
 
     // MARK: Reverting
@@ -390,25 +340,26 @@ struct Replayer {
             if movesRow, case .integer(let target) = before { restoredRowid = target }
         }
         touch(table, restoredRowid)
+        if let parking = parked[RowKey(tableId: table.id, rowid: rowid)] {
+            // A parked row that does not go back to its place would stay where it was parked.
+            let restored = Set(assignments.map(\.slot))
+            let moved = parking != rowid
+            let parkedKeys = parkedColumns[RowKey(tableId: table.id, rowid: rowid)] ?? []
+            if moved && !(aliasSlot(of: table).map(restored.contains) ?? false)
+                || !parkedKeys.isSubset(of: restored)
+            {
+                throw ParkedRowStuck(row: RowKey(tableId: table.id, rowid: rowid))
+            }
+        }
         guard !assignments.isEmpty else { return }
         let set = assignments.map { "\($0.column) = \($0.sql)" }.joined(separator: ", ")
-        let key = RowKey(tableId: table.id, rowid: rowid)
-        let at = now(rowid, of: table)
-        try write("UPDATE \(table.sqlName) SET \(set) WHERE rowid = ?", [.integer(at)])
-        if restoredRowid != rowid {
-            moved[key] = restoredRowid
-            // What earlier pieces of the row meant goes with it.
-            record.moveIntendedColumns(
-                from: RowKey(tableId: table.id, rowid: at),
-                to: RowKey(tableId: table.id, rowid: restoredRowid))
-        }
-        if parkedColumns[key] != nil {
-            restoredOfParked[key, default: []].formUnion(assignments.map(\.slot))
-        }
-        // Merged: a change restored column by column (the last rounds) comes here once per
-        // column.
+        try write(
+            "UPDATE \(table.sqlName) SET \(set) WHERE rowid = ?",
+            [.integer(now(rowid, of: table))])
+        // Merged: a change restored column by column (`restoreWhatTheRulesAllow`) comes here
+        // once per column.
         record.setIntendedColumns(
-            RowKey(tableId: table.id, rowid: now(rowid, of: table)),
+            RowKey(tableId: table.id, rowid: restoredRowid),
             Dictionary(assignments.map { ($0.slot, $0.sql) }, uniquingKeysWith: { $1 }),
             merging: true)
     }
@@ -433,7 +384,7 @@ struct Replayer {
     private func isMovedByThisReplay(_ rowid: SQLiteValue, in table: TrackedTable) -> Bool {
         guard case .integer(let rowid) = rowid else { return false }
         let key = RowKey(tableId: table.id, rowid: rowid)
-        return leavingRows.contains(key) && moved[key] == nil && parkedColumns[key] == nil
+        return leavingRows.contains(key) && parked[key] == nil
     }
 
     /// Moves the row of a failed update out of the way of the others: to a free rowid when its
@@ -444,7 +395,7 @@ struct Replayer {
             let rowid = change.currentRowid
         else { return false }
         let key = RowKey(tableId: table.id, rowid: rowid)
-        guard parkedColumns[key] == nil, !unparkable.contains(key) else { return false }
+        guard parked[key] == nil, !unparkable.contains(key) else { return false }
         let unique = uniqueColumns(of: table)
         // Only what the change will restore: a column someone else changed since stays as it is.
         let current = try before(rowid, of: table) ?? [:]
@@ -470,7 +421,7 @@ struct Replayer {
                 try write(
                     "UPDATE \(table.sqlName) SET \(set.joined(separator: ", ")) WHERE rowid = ?",
                     [.integer(rowid)])
-                moved[key] = free
+                parked[key] = free
                 parkedColumns[key] = Set(keys.map(\.slot))
                 return true
             } catch let error as SQLiteError where error.code.primary == .constraint {

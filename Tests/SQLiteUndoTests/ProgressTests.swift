@@ -59,8 +59,7 @@ import Testing
         #expect(
             first?.conflicts == [
                 UndoConflict(
-                    table: "items", rowid: 1, column: "rating", kept: 3, reason: .constraint,
-                    restoring: 99)
+                    table: "items", rowid: 1, column: "rating", kept: 3, reason: .constraint)
             ])
         #expect(try fixture.rows() == [[1, "second", 3]])
         #expect(stack.undoActionName == "Rename")

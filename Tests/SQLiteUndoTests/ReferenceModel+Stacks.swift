@@ -8,8 +8,7 @@ extension ReferenceModel {
         /// Nothing to replay.
         case nothing
         case replayed
-        /// It would break the UNIQUE `code` of `t` whatever it keeps: nothing changes, and the
-        /// engine throws.
+        /// It would break the UNIQUE `code` of `t`: nothing changes, and the engine throws.
         case failed
     }
 
@@ -107,9 +106,14 @@ extension ReferenceModel {
         let list = (undoing ? undo[stack] : redo[stack]) ?? []
         guard let index = list.lastIndex(where: { !$0.isOpen }) else { return .nothing }
         let record = list[index]
+        let saved = tables
         var inverse: BarrierRecord? = BarrierRecord(
             name: record.name, id: inverseID, isInverse: true, action: record.actionID)
-        guard revertKeepingTakenCodes(record, into: &inverse) != nil else { return .failed }
+        revert(record, into: &inverse)
+        if hasDuplicateCodes() {
+            tables = saved
+            return .failed
+        }
         if undoing { undo[stack]?.remove(at: index) } else { redo[stack]?.remove(at: index) }
         coalescible[stack] = nil
         guard let inverse, inverse.wrote else { return .replayed }
@@ -145,11 +149,13 @@ extension ReferenceModel {
         let registered = undo[owner, default: []].filter { !$0.isOpen }
         guard registered.indices.contains(depth) else { return nil }
         let step = registered[registered.count - 1 - depth]
+        let saved = tables
         var record: BarrierRecord? = BarrierRecord(name: "Take back \(step.name)", id: recordID)
-        let kept = revertKeepingTakenCodes(step, into: &record)
+        let kept = revert(step, into: &record)
         guard let record else { return nil }
-        guard let kept else {
-            return TakeBack(outcome: .failed, step: step, record: record, kept: [])
+        if hasDuplicateCodes() {
+            tables = saved
+            return TakeBack(outcome: .failed, step: step, record: record, kept: kept)
         }
         coalescible[taker] = nil
         if record.wrote {
@@ -161,73 +167,14 @@ extension ReferenceModel {
         return TakeBack(outcome: .replayed, step: step, record: record, kept: kept)
     }
 
-    /// Reverts `record` (see `revert`), keeping each `code` of `t` it would put back that
-    /// another row holds now, one whose code the replay does not write (or keeps): the column
-    /// stays as it is (the row's other columns are restored), and a deleted row holding it is
-    /// not brought back. Returns the columns kept as changed since, or nil, with nothing
-    /// changed, when the replay breaks UNIQUE(code) however that is done.
-    private mutating func revertKeepingTakenCodes(
-        _ record: BarrierRecord, into inverse: inout BarrierRecord?
-    ) -> Set<KeptCell>? {
-        let saved = tables
-        let fresh = inverse
-        var keeping = TakenCodes()
-        while true {
-            let reverted = revert(record, into: &inverse, keeping: keeping)
-            guard let duplicates = duplicateCodes() else { return reverted.kept }
-            let more = takenCodes(among: duplicates, written: reverted.codesWritten)
-            tables = saved
-            inverse = fresh
-            guard !more.isEmpty, !keeping.contains(more) else { return nil }
-            keeping.formUnion(more)
-        }
-    }
-
-    /// What `revert` leaves as it is: columns of updated rows (by their keys when the replay
-    /// began), and deleted rows it does not bring back (by their original keys).
-    struct TakenCodes {
-        var cells: Set<KeptCell> = []
-        var rows: Set<RowKey> = []
-
-        var isEmpty: Bool { cells.isEmpty && rows.isEmpty }
-        func contains(_ other: TakenCodes) -> Bool {
-            other.cells.isSubset(of: cells) && other.rows.isSubset(of: rows)
-        }
-        mutating func formUnion(_ other: TakenCodes) {
-            cells.formUnion(other.cells)
-            rows.formUnion(other.rows)
-        }
-    }
-
-    /// What `revert` did: the columns it kept as changed since, and the rows of `t` whose code
-    /// it wrote, by where each is when it ends, with how `TakenCodes` names each.
-    struct Reverted {
-        var kept: Set<KeptCell> = []
-        var codesWritten: [Int64: TakenCodes] = [:]
-    }
-
-    /// The rowids of `t` sharing each non-NULL `code` held twice or more, or nil when none is.
-    private func duplicateCodes() -> [[Int64]]? {
-        var holders: [SQLiteValue: [Int64]] = [:]
-        for (rowid, row) in tables["t", default: [:]] {
+    /// Whether two rows of `t` hold the same non-NULL `code`.
+    private func hasDuplicateCodes() -> Bool {
+        var seen: Set<SQLiteValue> = []
+        for row in tables["t", default: [:]].values {
             guard let code = row.values["code"], code != .null else { continue }
-            holders[code, default: []].append(rowid)
+            if !seen.insert(code).inserted { return true }
         }
-        let shared = holders.values.filter { $0.count > 1 }
-        return shared.isEmpty ? nil : shared
-    }
-
-    /// For each group of rows sharing a code, where a row whose code the replay did not write
-    /// holds it: the others, which the replay gave that code, keep theirs (or, re-inserted, are
-    /// left out).
-    private func takenCodes(among duplicates: [[Int64]], written: [Int64: TakenCodes])
-        -> TakenCodes
-    {
-        var taken = TakenCodes()
-        for rowids in duplicates where rowids.contains(where: { written[$0] == nil }) {
-            for rowid in rowids { written[rowid].map { taken.formUnion($0) } }
-        }
-        return taken
+        return false
     }
 
     /// Reverts a barrier's net change where it is still this barrier's: first the rows it
@@ -235,10 +182,9 @@ extension ReferenceModel {
     /// swapped keys swap back), then the rows it deleted come back. Returns the columns of
     /// updated rows it kept (see `revertUpdates`).
     @discardableResult
-    private mutating func revert(
-        _ record: BarrierRecord, into inverse: inout BarrierRecord?,
-        keeping taken: TakenCodes = TakenCodes()
-    ) -> Reverted {
+    private mutating func revert(_ record: BarrierRecord, into inverse: inout BarrierRecord?)
+        -> Set<KeptCell>
+    {
         let changes = record.changes.filter(Self.isEffective)
         for change in changes.reversed() {
             guard change.original == nil, let rowid = change.current,
@@ -247,21 +193,15 @@ extension ReferenceModel {
             else { continue }
             delete(change.table, rowid, in: &inverse)
         }
-        var reverted = revertUpdates(
-            changes.filter { $0.original != nil && $0.current != nil }, into: &inverse,
-            keeping: taken.cells)
+        let kept = revertUpdates(
+            changes.filter { $0.original != nil && $0.current != nil }, into: &inverse)
         for change in changes.reversed() {
             guard let rowid = change.original, change.current == nil,
-                row(change.table, rowid) == nil, let before = change.fullBefore,
-                !taken.rows.contains(RowKey(table: change.table, rowid: rowid))
+                row(change.table, rowid) == nil, let before = change.fullBefore
             else { continue }
             insert(change.table, rowid, complete(before, change.table), into: &inverse)
-            if change.table == "t" {
-                reverted.codesWritten[rowid] = TakenCodes(
-                    rows: [RowKey(table: change.table, rowid: rowid)])
-            }
         }
-        return reverted
+        return kept
     }
 
     /// A row recorded before a migration added columns, with their defaults.
@@ -273,9 +213,9 @@ extension ReferenceModel {
     /// original keys (when free once every moving row has left its place), all at once. Returns
     /// the columns kept: those holding neither the value the barrier left nor the one before it
     /// (by the rows' keys when the replay began).
-    private mutating func revertUpdates(
-        _ changes: [RowChange], into inverse: inout BarrierRecord?, keeping taken: Set<KeptCell>
-    ) -> Reverted {
+    private mutating func revertUpdates(_ changes: [RowChange], into inverse: inout BarrierRecord?)
+        -> Set<KeptCell>
+    {
         struct Restore {
             var table: String
             var from: Int64
@@ -290,10 +230,7 @@ extension ReferenceModel {
             else { continue }
             var set: Values = [:]
             for (column, left) in change.after {
-                guard let before = change.before[column], before != left,
-                    !taken.contains(
-                        KeptCell(row: RowKey(table: change.table, rowid: rowid), column: column))
-                else { continue }
+                guard let before = change.before[column], before != left else { continue }
                 if current[column] == left {
                     set[column] = before
                 } else if current[column] != before {
@@ -333,7 +270,6 @@ extension ReferenceModel {
                 restore.table, restore.from, to: Int64.min + Int64(index), set: restore.set,
                 in: &inverse)
         }
-        var reverted = Reverted(kept: kept)
         for (index, restore) in restores.enumerated() {
             if restore.from != restore.to {
                 update(
@@ -342,11 +278,7 @@ extension ReferenceModel {
                 update(
                     restore.table, restore.from, to: restore.from, set: restore.set, in: &inverse)
             }
-            if restore.table == "t", restore.set["code"] != nil {
-                reverted.codesWritten[restore.to] = TakenCodes(
-                    cells: [KeptCell(row: RowKey(table: "t", rowid: restore.from), column: "code")])
-            }
         }
-        return reverted
+        return kept
     }
 }
