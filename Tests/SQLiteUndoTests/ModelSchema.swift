@@ -63,9 +63,10 @@ enum ModelSchema {
         /// 100k, seed 2 at 10387 of 12k: see `ModelBasedTests.longBodies`), so the default run
         /// keeps the draws it has always had, and `ModelBasedTests.longBodies` runs it on the
         /// seeds that pass.
-        /// `conflictClauses`: its draws reach faults not fixed yet (seed 10 at step 1665 of
-        /// 3,000 with `history`: a typing run the engine cut that the model merged), so
-        /// `ModelBasedTests.conflictClauses` runs it on the seeds that pass.
+        /// `conflictClauses`: its draws reach a fault not fixed yet (seed 10 at step 1859 of
+        /// 3,000 with `history`: the undo of a take-back keeps a code that a write outside any
+        /// barrier set to NULL and names pane-1 for it), so `ModelBasedTests.conflictClauses`
+        /// runs it on the seeds that pass.
         static let leftOutByDefault: Set<Feature> = [.longBodies, .history, .conflictClauses]
 
         /// Every feature but those named in `UNDO_MODEL_WITHOUT` (comma-separated; empty: every
