@@ -101,7 +101,7 @@ extension UndoLogSchema {
         try db.execute(
             """
             UPDATE \(barriers) SET list = ?, position = ?, inverted = ?, supersededBy = NULL,
-                flippedAt = \(highestSeqEverGiven) + 0.5,
+                flippedAt = \(highestSeq) + 0.5,
                 flipOrder = coalesce(
                     (SELECT max(flipOrder) FROM \(barriers) WHERE flipOrder IS NOT NULL), 0) + 1
             WHERE id = ?

@@ -276,15 +276,11 @@ enum UndoLogSchema {
         try db.fetchAll(String.self, "SELECT name FROM pragma_table_info(?)", [.text(barriers)])
     }
 
-    /// SQL for the log's highest `seq` (0 when it is empty): where the span of a barrier filed
-    /// or extended now ends.
-    static let highestSeq = "(SELECT coalesce(max(seq), 0) FROM \(log))"
-
-    /// SQL for the highest `seq` the log ever gave, whose row may be gone with its entry: what
-    /// a moment kept by `seq` (a flip) comes after, as every retired key change does. SQLite
-    /// keeps it after each statement that succeeds: a row logged by one that failed midway
-    /// (`OR FAIL`) is above it, and counts too.
-    static let highestSeqEverGiven = """
+    /// SQL for the highest `seq` the log ever gave (0 before its first row): where the span of a
+    /// barrier filed or extended now ends. A row given it may be gone (its entry left history);
+    /// its `seq` is never given again (see `neverReuseSeq`). SQLite keeps it after each
+    /// statement that succeeds: a row logged by one that failed midway (`OR FAIL`) is above it.
+    static let highestSeq = """
         (SELECT max((SELECT coalesce(max(seq), 0) FROM \(log)),
             (SELECT coalesce(max(seq), 0) FROM sqlite_sequence WHERE name = '\(log)')))
         """
