@@ -326,8 +326,7 @@ extension UndoLogSchema {
                 let barrier: Int64 = try row.decode(at: 7)
                 let left = row[inverted ? 3 : 4]
                 let first = try firstWrite(
-                    of: barrier, inverted: inverted, table: table, rowid: identity, slot: slot,
-                    atOrBefore: try row.decode(at: 11), db)
+                    of: barrier, inverted: inverted, table: table, rowid: identity, slot: slot, db)
                 guard let first, first.found == left else {
                     return Writer(
                         barrier: barrier, stackID: try row.decode(at: 5), value: left,
@@ -353,12 +352,11 @@ extension UndoLogSchema {
         private var heads: [Row?]
 
         /// Columns: old and new rowid, mask, old and new value, stack, inverted, barrier, when
-        /// the row took effect, the flip's order (nil when unflipped), whether it is packed, and
-        /// its `seq`.
+        /// the row took effect, the flip's order (nil when unflipped), and whether it is packed.
         init(table: Int64, slot: Int, _ db: Database) throws {
             let columns = """
                 l.oldRowid, l.newRowid, l.mask, l.o\(slot), l.n\(slot), b.stackId, b.inverted,
-                    b.id, coalesce(b.flippedAt, l.seq), b.flipOrder, l.splice IS NOT NULL, l.seq
+                    b.id, coalesce(b.flippedAt, l.seq), b.flipOrder, l.splice IS NOT NULL
                 """
             // The flipped entries' rows are read by span: `CROSS JOIN` and `+` keep SQLite from
             // indexing the whole log for one read.
@@ -380,7 +378,7 @@ extension UndoLogSchema {
             // Key changes only, already read the way they took effect, by nobody in history.
             let retired = try db.fetchCursor(
                 """
-                SELECT oldRowid, newRowid, 0, NULL, NULL, '', 0, 0, tookEffect, flipOrder, 0, 0
+                SELECT oldRowid, newRowid, 0, NULL, NULL, '', 0, 0, tookEffect, flipOrder, 0
                 FROM \(retiredMoves) WHERE tableId = ?1
                 ORDER BY tookEffect DESC, flipOrder DESC, sub DESC
                 """, [.integer(table)])
@@ -407,46 +405,24 @@ extension UndoLogSchema {
         }
     }
 
-    /// The first write, read the way its entry reads now, of the column `slot` of the row at
-    /// `rowid` by `barrier`, at or before its log row `seq` (in the order its rows took effect),
-    /// following the row back through the entry's own key changes: its log row's `seq` and the
-    /// value it found there.
+    /// The first write, read the way its entry reads now, of the column `slot` of the row
+    /// `rowid` by `barrier`: its log row's `seq` and the value it found there.
     private static func firstWrite(
-        of barrier: Int64, inverted: Bool, table: Int64, rowid: Int64, slot: Int,
-        atOrBefore seq: Int64, _ db: Database
+        of barrier: Int64, inverted: Bool, table: Int64, rowid: Int64, slot: Int, _ db: Database
     ) throws -> (seq: Int64, found: SQLiteValue?)? {
         let bit = Int64(1) << Int64(slot)
-        let (found, arrived, left) =
-            inverted ? ("n\(slot)", "oldRowid", "newRowid") : ("o\(slot)", "newRowid", "oldRowid")
-        var identity = rowid
-        var bound = seq
-        var first: (seq: Int64, found: SQLiteValue?)?
-        while true {
-            guard
-                let row = try db.fetchOne(
-                    Row.self,
-                    """
-                    SELECT seq, mask & ?3 != 0, \(found), \(left) FROM \(log)
-                    WHERE \(filedRows()) AND tableId = ?2 AND \(arrived) = ?4
-                        AND (mask & ?3 != 0 OR oldRowid IS NOT newRowid)
-                        AND seq \(inverted ? ">=" : "<=") ?5
-                    ORDER BY seq \(inverted ? "ASC" : "DESC") LIMIT 1
-                    """,
-                    [
-                        .integer(barrier), .integer(table), .integer(bit), .integer(identity),
-                        .integer(bound),
-                    ])
-            else { return first }
-            let at: Int64 = try row.decode(at: 0)
-            let came: Int64? = try row.decode(at: 3)
-            // An insert (read the way the entry reads) found no row, so no value.
-            if try row.decode(at: 1, as: Bool.self) {
-                first = (at, came == nil ? SQLiteValue?.none : row[2])
-            }
-            guard let came else { return first }
-            identity = came
-            bound = inverted ? at + 1 : at - 1
-        }
+        // An insert (read the way the entry reads) found no row, so no value.
+        let row = try db.fetchOne(
+            Row.self,
+            """
+            SELECT seq, \(inverted ? "n" : "o")\(slot), \(inverted ? "newRowid" : "oldRowid") IS NULL
+            FROM \(log)
+            WHERE \(filedRows()) AND tableId = ?2 AND mask & ?3 != 0 AND ?4 IN (oldRowid, newRowid)
+            ORDER BY seq \(inverted ? "DESC" : "ASC") LIMIT 1
+            """, [.integer(barrier), .integer(table), .integer(bit), .integer(rowid)])
+        guard let row else { return nil }
+        let foundNoRow: Bool = try row.decode(at: 2)
+        return (try row.decode(at: 0), foundNoRow ? SQLiteValue?.none : row[1])
     }
 
     /// The stack of the latest barrier not in `except` whose log touched the row `rowid` of

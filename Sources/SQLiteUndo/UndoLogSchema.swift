@@ -77,7 +77,6 @@ enum UndoLogSchema {
         migrator.registerMigration("sqliteundo-11-retired-arrivals", retireArrivalsAndDepartures)
         migrator.registerMigration("sqliteundo-12-packed-changes", addPacking)
         migrator.registerMigration("sqliteundo-13-steps", addSteps)
-        migrator.registerMigration("sqliteundo-14-seq-never-reused", neverReuseSeq)
         return migrator
     }
 
@@ -235,55 +234,13 @@ enum UndoLogSchema {
             """)
     }
 
-    /// Makes the log's `seq` never given twice (AUTOINCREMENT): the moments the file keeps by
-    /// `seq` (retired key changes, flips) stay before every later row when the log's newest rows
-    /// leave with their entry. Before, the next row took a `seq` such a moment still named, and
-    /// read as older than it. The table is built again with the same columns and rows.
-    private static func neverReuseSeq(_ db: Database) throws {
-        let columns = try db.fetchAll(
-            Row.self, "SELECT name, type, \"notnull\" FROM pragma_table_info(?)", [.text(log)])
-        let definitions = try columns.map { column -> String in
-            let name: String = try column.decode(at: 0)
-            if name == "seq" { return "seq INTEGER PRIMARY KEY AUTOINCREMENT" }
-            let type: String = try column.decode(at: 1)
-            let notNull: Bool = try column.decode(at: 2)
-            return "\(name.quotedIdentifier) \(type)\(notNull ? " NOT NULL" : "")"
-        }
-        // The table is renamed out of the way without rewriting what refers to it (the capture
-        // triggers name the log, as the new table is named).
-        try db.execute("PRAGMA legacy_alter_table = ON")
-        defer { try? db.execute("PRAGMA legacy_alter_table = OFF") }
-        try db.execute(
-            """
-            ALTER TABLE \(log) RENAME TO \(log)_reused;
-            CREATE TABLE \(log) (\(definitions.joined(separator: ", ")));
-            INSERT INTO \(log) SELECT * FROM \(log)_reused;
-            DROP TABLE \(log)_reused;
-            """)
-        // Above every moment the file names, not only the rows left.
-        try db.execute(
-            """
-            DELETE FROM sqlite_sequence WHERE name = '\(log)';
-            INSERT INTO sqlite_sequence(name, seq) SELECT '\(log)', max(
-                (SELECT coalesce(max(seq), 0) FROM \(log)),
-                (SELECT coalesce(max(lastSeq), 0) FROM \(barriers)),
-                (SELECT coalesce(CAST(max(flippedAt) AS INTEGER) + 1, 0) FROM \(barriers)),
-                (SELECT coalesce(CAST(max(tookEffect) AS INTEGER) + 1, 0) FROM \(retiredMoves)));
-            """)
-    }
-
     static func barrierColumns(_ db: Database) throws -> [String] {
         try db.fetchAll(String.self, "SELECT name FROM pragma_table_info(?)", [.text(barriers)])
     }
 
-    /// SQL for the highest `seq` the log ever gave (0 before its first row): where the span of a
-    /// barrier filed or extended now ends. A row given it may be gone (its entry left history);
-    /// its `seq` is never given again (see `neverReuseSeq`). SQLite keeps it after each
-    /// statement that succeeds: a row logged by one that failed midway (`OR FAIL`) is above it.
-    static let highestSeq = """
-        (SELECT max((SELECT coalesce(max(seq), 0) FROM \(log)),
-            (SELECT coalesce(max(seq), 0) FROM sqlite_sequence WHERE name = '\(log)')))
-        """
+    /// SQL for the log's highest `seq` (0 when it is empty): where the span of a barrier filed
+    /// or extended now ends.
+    static let highestSeq = "(SELECT coalesce(max(seq), 0) FROM \(log))"
 
     /// The `seq` the next log row will get (or a lower one).
     static func nextSeq(_ db: Database) throws -> Int64 {

@@ -73,7 +73,14 @@ import Testing
             "undo-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let path = folder.appendingPathComponent("old.db").path
-        let open = { try Self.openItems(at: path) }
+        let open = { () throws -> (DatabaseQueue, UndoEngine) in
+            let db = try DatabaseQueue(path: path)
+            try db.write {
+                try $0.execute(
+                    "CREATE TABLE IF NOT EXISTS items(id INTEGER PRIMARY KEY, name TEXT)")
+            }
+            return (db, try UndoEngine(for: db, tableNames: ["items"]))
+        }
         do {
             let (db, engine) = try open()
             let panes = [try engine.stack(id: "a"), try engine.stack(id: "b")]
@@ -127,7 +134,7 @@ import Testing
                 "sqliteundo-7-column-places", "sqliteundo-8-retired-moves",
                 "sqliteundo-9-kept-by-replay", "sqliteundo-10-closed-to-merging",
                 "sqliteundo-11-retired-arrivals", "sqliteundo-12-packed-changes",
-                "sqliteundo-13-steps", "sqliteundo-14-seq-never-reused",
+                "sqliteundo-13-steps",
             ])
         let names = { try db.read { try $0.fetchAll(String.self, "SELECT name FROM items") } }
         let a = try engine.stack(id: "a")
@@ -150,9 +157,14 @@ import Testing
             "undo-\(UUID()).db"
         ).path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let open = {
-            try Self.openItems(
-                at: path, seeding: "INSERT OR IGNORE INTO items VALUES (1, 'x'), (2, 'y')")
+        let open = { () throws -> (DatabaseQueue, UndoEngine) in
+            let db = try DatabaseQueue(path: path)
+            try db.write {
+                try $0.execute(
+                    "CREATE TABLE IF NOT EXISTS items(id INTEGER PRIMARY KEY, name TEXT)")
+                try $0.execute("INSERT OR IGNORE INTO items VALUES (1, 'x'), (2, 'y')")
+            }
+            return (db, try UndoEngine(for: db, tableNames: ["items"]))
         }
         let rename = { (db: DatabaseQueue, id: Int, name: String) in
             try undoable("Rename \(id)") {
@@ -201,97 +213,5 @@ import Testing
         #expect(try flips(db) == [["Rename 2", 2], ["Rename 1", 3]])
         let names = try db.read { try $0.fetchAll(String.self, "SELECT name FROM items") }
         #expect(names == ["x", "y"])
-    }
-
-    /// A log row's `seq` is never given twice: the newest rows gone with their entry (a new
-    /// action after an undo drops the redo list), the next row still comes after them.
-    @Test func aSeqIsNeverGivenTwice() throws {
-        let fixture = try Fixture()
-        let stack = fixture.engine.defaultStack
-        try undoable("Add") { try fixture.execute("INSERT INTO items(name) VALUES ('a')") }
-        try stack.undo()
-        let highest = try Self.highestSeq(fixture.db)
-        try undoable("Add b") { try fixture.execute("INSERT INTO items(name) VALUES ('b')") }
-        // The redo list went, with the rows at the log's end.
-        let seqs = try fixture.db.read {
-            try $0.fetchAll(Int64.self, "SELECT seq FROM sqliteundo_log ORDER BY seq")
-        }
-        #expect(seqs.count == 1)
-        #expect(seqs.allSatisfy { $0 > highest })
-    }
-
-    /// A file whose log gave a `seq` again (before AUTOINCREMENT) is built again with its rows,
-    /// and gives none of the `seq`s its entries and retired key changes name.
-    @Test func aLogThatReusedSeqsIsBuiltAgainWithItsHistory() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "undo-\(UUID()).db"
-        ).path
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let open = { try Self.openItems(at: path) }
-        var highest: Int64 = 0
-        do {
-            let (db, _) = try open()
-            for name in ["x", "y"] {
-                try undoable("Add \(name)") {
-                    try db.write {
-                        try $0.execute("INSERT INTO items(name) VALUES (?)", [.text(name)])
-                    }
-                }
-            }
-            highest = try Self.highestSeq(db)
-            // The log as it was: no AUTOINCREMENT, and no record of the migration.
-            try db.write {
-                try $0.execute(
-                    """
-                    PRAGMA legacy_alter_table = ON;
-                    ALTER TABLE sqliteundo_log RENAME TO old_log;
-                    CREATE TABLE sqliteundo_log (seq INTEGER PRIMARY KEY, barrier INTEGER NOT NULL,
-                        tableId INTEGER NOT NULL, kind INTEGER NOT NULL, oldRowid INTEGER,
-                        newRowid INTEGER, mask INTEGER NOT NULL, splice BLOB, o0, n0, o1, n1);
-                    INSERT INTO sqliteundo_log SELECT * FROM old_log;
-                    DROP TABLE old_log;
-                    PRAGMA legacy_alter_table = OFF;
-                    DELETE FROM sqlite_sequence WHERE name = 'sqliteundo_log';
-                    DELETE FROM sqliteundo_migrations WHERE name = 'sqliteundo-14-seq-never-reused';
-                    """)
-            }
-        }
-        let (db, engine) = try open()
-        let sql = try db.read {
-            try $0.fetchOne(
-                String.self, "SELECT sql FROM sqlite_schema WHERE name = 'sqliteundo_log'")
-        }
-        #expect(sql?.contains("AUTOINCREMENT") == true)
-        #expect(try Self.highestSeq(db) == highest)
-        let names = { try db.read { try $0.fetchAll(String.self, "SELECT name FROM items") } }
-        try engine.defaultStack.undo()
-        #expect(try names() == ["x"])
-        try engine.defaultStack.undo()
-        #expect(try names() == [])
-        try engine.defaultStack.redo()
-        #expect(try names() == ["x"])
-    }
-
-    /// The file at `path` with an `items` table (`seeding` run after it is made), tracked.
-    static func openItems(at path: String, seeding: String? = nil) throws
-        -> (DatabaseQueue, UndoEngine)
-    {
-        let db = try DatabaseQueue(path: path)
-        try db.write {
-            try $0.execute("CREATE TABLE IF NOT EXISTS items(id INTEGER PRIMARY KEY, name TEXT)")
-            if let seeding { try $0.execute(seeding) }
-        }
-        return (db, try UndoEngine(for: db, tableNames: ["items"]))
-    }
-
-    /// The highest `seq` the log gave.
-    static func highestSeq(_ db: some DatabaseWriter) throws -> Int64 {
-        try db.read {
-            try $0.fetchOne(
-                Int64.self,
-                "SELECT max(coalesce((SELECT max(seq) FROM sqliteundo_log), 0), coalesce("
-                    + "(SELECT seq FROM sqlite_sequence WHERE name = 'sqliteundo_log'), 0))")
-                ?? -1
-        }
     }
 }
