@@ -107,11 +107,13 @@ enum ColumnSlots {
             WHERE tableId = ?1 AND mask & ?2 != 0
             """, [.integer(table), .integer(Int64(1) << Int64(slot))])
         // An update of that column alone now changes nothing.
-        try db.execute(
-            """
-            DELETE FROM \(log) WHERE tableId = ? AND kind = ? AND mask = 0
-                AND oldRowid IS newRowid
-            """, [.integer(table), .integer(UndoLogSchema.Kind.update.rawValue)])
+        try UndoLogSchema.keepingHighestSeq(db) {
+            try db.execute(
+                """
+                DELETE FROM \(log) WHERE tableId = ? AND kind = ? AND mask = 0
+                    AND oldRowid IS newRowid
+                """, [.integer(table), .integer(UndoLogSchema.Kind.update.rawValue)])
+        }
         try db.execute(
             "DELETE FROM \(UndoLogSchema.columns) WHERE tableId = ? AND slot = ?",
             [.integer(table), .integer(Int64(slot))])

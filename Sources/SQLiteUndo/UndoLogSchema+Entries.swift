@@ -125,7 +125,9 @@ extension UndoLogSchema {
             try closeMerging(intoEntriesChangedBy: ids, takingIn: takenIn, db)
             for id in ids {
                 retired = try retireMoves(of: id, db) || retired
-                try db.execute("DELETE FROM \(log) WHERE \(filedRows())", [.integer(id)])
+                try keepingHighestSeq(db) {
+                    try db.execute("DELETE FROM \(log) WHERE \(filedRows())", [.integer(id)])
+                }
                 try db.execute("DELETE FROM \(barriers) WHERE id = ?", [.integer(id)])
             }
             ids = try superseded(by: ids, db)

@@ -300,12 +300,30 @@ enum UndoLogSchema {
     static func deleteLog(
         of barrier: Int64, from start: Int64, except: [Int64] = [], _ db: Database
     ) throws {
+        try keepingHighestSeq(db) {
+            try db.execute(
+                """
+                DELETE FROM \(log) WHERE \(rows(of: "?2", from: "?1"))
+                    AND seq NOT IN (SELECT value FROM json_each(?3))
+                """,
+                [.integer(start), .integer(barrier), .text(except.jsonArray)])
+        }
+    }
+
+    /// Runs `delete`, which deletes log rows, so that no later row gets a `seq` one of them had:
+    /// when the log's newest row goes, a row of no barrier (a tombstone, `barrier` 0) keeps its
+    /// `seq`. The moments the file keeps by `seq` (retired key changes, flips) then stay before
+    /// every later row; a reused `seq` read as older than them. Costs one seek per deletion,
+    /// none on the path that logs rows.
+    static func keepingHighestSeq(_ db: Database, _ delete: () throws -> Void) throws {
+        let highest = try db.fetchOne(Int64.self, "SELECT max(seq) FROM \(log)")
+        try delete()
+        guard let highest else { return }
         try db.execute(
             """
-            DELETE FROM \(log) WHERE \(rows(of: "?2", from: "?1"))
-                AND seq NOT IN (SELECT value FROM json_each(?3))
-            """,
-            [.integer(start), .integer(barrier), .text(except.jsonArray)])
+            INSERT INTO \(log)(seq, barrier, tableId, kind, mask)
+            SELECT ?1, 0, 0, 0, 0 WHERE ?1 > (SELECT coalesce(max(seq), 0) FROM \(log))
+            """, [.integer(highest)])
     }
 
     /// Gives a barrier's log rows (all at `start` or later) to another, filed barrier
@@ -332,11 +350,19 @@ enum UndoLogSchema {
             SELECT DISTINCT barrier FROM \(log)
             WHERE barrier NOT IN (SELECT id FROM \(barriers))
             """
-        ).filter { !BarrierID.mayBeRunning($0) }
-        if !orphans.isEmpty {
+        ).filter { $0 != 0 && !BarrierID.mayBeRunning($0) }
+        try keepingHighestSeq(db) {
+            if !orphans.isEmpty {
+                try db.execute(
+                    "DELETE FROM \(log) WHERE barrier IN (SELECT value FROM json_each(?))",
+                    [.text(orphans.jsonArray)])
+            }
+            // Only the newest tombstone keeps a `seq` (see `keepingHighestSeq`).
             try db.execute(
-                "DELETE FROM \(log) WHERE barrier IN (SELECT value FROM json_each(?))",
-                [.text(orphans.jsonArray)])
+                """
+                DELETE FROM \(log) WHERE barrier = 0
+                    AND seq < (SELECT max(seq) FROM \(log) WHERE barrier = 0)
+                """)
         }
         let low = BarrierID.processID << 32
         let used = try db.fetchOne(

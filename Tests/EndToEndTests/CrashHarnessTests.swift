@@ -182,7 +182,7 @@ import Testing
             try $0.fetchOne(
                 Int.self,
                 """
-                SELECT count(*) FROM sqliteundo_log AS l WHERE NOT EXISTS (
+                SELECT count(*) FROM sqliteundo_log AS l WHERE l.barrier != 0 AND NOT EXISTS (
                     SELECT 1 FROM sqliteundo_barriers AS b
                     WHERE b.id = l.barrier AND l.seq BETWEEN b.firstSeq AND b.lastSeq)
                 """)

@@ -280,7 +280,7 @@ final class FuzzSession {
                     Int.self,
                     """
                     SELECT count(*) FROM sqliteundo_log
-                    WHERE barrier NOT IN (SELECT id FROM sqliteundo_barriers)
+                    WHERE barrier != 0 AND barrier NOT IN (SELECT id FROM sqliteundo_barriers)
                     """) ?? 0
             )
         }

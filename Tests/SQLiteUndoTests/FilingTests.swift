@@ -91,7 +91,7 @@ import Testing
         #expect(try seenFromOutside() == (["k", "a"], ["Kept"]))
         #expect(pane.state == UndoStackState(undo: ["Kept"], redo: []))
         let logged = try db.read {
-            try $0.fetchOne(Int.self, "SELECT count(*) FROM sqliteundo_log")
+            try $0.fetchOne(Int.self, "SELECT count(*) FROM sqliteundo_log WHERE barrier != 0")
         }
         #expect(logged == 1)
     }

@@ -337,12 +337,10 @@ import Testing
 
     /// A row an undo re-created, whose log left history with the redo list at the log's end,
     /// and a later change to it: an undo that keeps that change names the stack that made it.
-    /// (The log's last rows deleted, their `seq`s are given again to later changes, which then
-    /// read as older than the re-creation `sqliteundo_retired_moves` keeps at those `seq`s.
-    /// Two more log rows before "Rename" and it passes.) An attribution fault, not a history
-    /// one: `ConflictTests` is its place once fixed.
-    @Test(.disabled("engine bug: a change at a reused log seq reads as older than a retired move"))
-    func aChangeToARowAnUndoneDeleteBroughtBackIsNamed() throws {
+    /// (The log's last rows deleted, their `seq`s were given again to later changes, which then
+    /// read as older than the re-creation `sqliteundo_retired_moves` keeps at those `seq`s: the
+    /// log now keeps its highest `seq`, `UndoLogSchema.keepingHighestSeq`.)
+    @Test func aChangeToARowAnUndoneDeleteBroughtBackIsNamed() throws {
         let notebook = try Notebook(stamps: false)
         defer { try? FileManager.default.removeItem(at: notebook.folder) }
         let pane = try notebook.engine.stack(id: "pane")

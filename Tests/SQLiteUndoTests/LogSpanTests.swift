@@ -214,4 +214,24 @@ import Testing
         let names = try db.read { try $0.fetchAll(String.self, "SELECT name FROM items") }
         #expect(names == ["x", "y"])
     }
+
+    /// A log row's `seq` is never given twice: the newest rows gone with their entry (the
+    /// history removed), the next rows still come after them.
+    @Test func aSeqIsNeverGivenTwice() throws {
+        let fixture = try Fixture()
+        let stack = fixture.engine.defaultStack
+        try undoable("Add") { try fixture.execute("INSERT INTO items(name) VALUES ('a')") }
+        let highest = try fixture.db.read {
+            try $0.fetchOne(Int64.self, "SELECT max(seq) FROM sqliteundo_log") ?? 0
+        }
+        try stack.removeAll()
+        #expect(try fixture.logCount() == 0)
+        try undoable("Add b") { try fixture.execute("INSERT INTO items(name) VALUES ('b')") }
+        let seqs = try fixture.db.read {
+            try $0.fetchAll(
+                Int64.self, "SELECT seq FROM sqliteundo_log WHERE barrier != 0 ORDER BY seq")
+        }
+        #expect(seqs.count == 1)
+        #expect(seqs.allSatisfy { $0 > highest })
+    }
 }

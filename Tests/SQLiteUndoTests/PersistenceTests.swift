@@ -69,7 +69,8 @@ import Testing
         }
         let (db, engine) = try open()
         let logged = try db.read {
-            try $0.fetchAll(Int64.self, "SELECT DISTINCT barrier FROM sqliteundo_log")
+            try $0.fetchAll(
+                Int64.self, "SELECT DISTINCT barrier FROM sqliteundo_log WHERE barrier != 0")
         }
         #expect(logged.count == 1)
         #expect(engine.defaultStack.state.undo == ["Kept"])
