@@ -121,16 +121,16 @@ extension UndoLogSchema {
     ) throws {
         var ids = ids
         var retired = false
-        while !ids.isEmpty {
-            try closeMerging(intoEntriesChangedBy: ids, takingIn: takenIn, db)
-            for id in ids {
-                retired = try retireMoves(of: id, db) || retired
-                try keepingHighestSeq(db) {
+        try keepingHighestSeq(db) {
+            while !ids.isEmpty {
+                try closeMerging(intoEntriesChangedBy: ids, takingIn: takenIn, db)
+                for id in ids {
+                    retired = try retireMoves(of: id, db) || retired
                     try db.execute("DELETE FROM \(log) WHERE \(filedRows())", [.integer(id)])
+                    try db.execute("DELETE FROM \(barriers) WHERE id = ?", [.integer(id)])
                 }
-                try db.execute("DELETE FROM \(barriers) WHERE id = ?", [.integer(id)])
+                ids = try superseded(by: ids, db)
             }
-            ids = try superseded(by: ids, db)
         }
         if retired { try pruneRetiredMoves(db) }
     }

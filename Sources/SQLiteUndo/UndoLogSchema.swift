@@ -357,12 +357,10 @@ enum UndoLogSchema {
                     "DELETE FROM \(log) WHERE barrier IN (SELECT value FROM json_each(?))",
                     [.text(orphans.jsonArray)])
             }
-            // Only the newest tombstone keeps a `seq` (see `keepingHighestSeq`).
+            // Only a tombstone at the log's end keeps a `seq` (see `keepingHighestSeq`): one
+            // read of the log, the highest `seq` a seek.
             try db.execute(
-                """
-                DELETE FROM \(log) WHERE barrier = 0
-                    AND seq < (SELECT max(seq) FROM \(log) WHERE barrier = 0)
-                """)
+                "DELETE FROM \(log) WHERE barrier = 0 AND seq < (SELECT max(seq) FROM \(log))")
         }
         let low = BarrierID.processID << 32
         let used = try db.fetchOne(
