@@ -135,30 +135,9 @@ extension UndoLogSchema {
                 Double.self, "SELECT coalesce(flippedAt, lastSeq) FROM \(barriers) WHERE id = ?",
                 [.integer(id)])
             guard let tookEffect, tookEffect > Double(earliest), !open.isEmpty else { continue }
-            let cursor = try db.fetchCursor(
-                """
-                SELECT l.tableId, l.oldRowid, l.newRowid, coalesce(b.flippedAt, l.seq), l.kind,
-                    l.mask
-                FROM \(barriers) b CROSS JOIN \(log) l WHERE b.id = ?1 AND \(filedRows("l"))
-                """, [.integer(id)])
-            while !open.isEmpty, let row = try cursor.next() {
-                let table: Int64 = try row.decode(at: 0)
-                let takenInMask = (takenIn[table] ?? [:]).keys.reduce(Int64(0)) {
-                    $0 | Int64(1) << Int64($1)
-                }
-                if try row.decode(at: 4, as: Int64.self) == Kind.update.rawValue,
-                    try row.decode(at: 5, as: Int64.self) & ~takenInMask == 0
-                {
-                    continue
-                }
-                let rowids = [try row.decode(at: 1, as: Int64?.self), try row.decode(at: 2)]
-                let changedAt: Double = try row.decode(at: 3)
+            for change in try rowsChanged(byEntry: id, ignoring: takenIn, db) where !open.isEmpty {
                 let changed = open.filter { entry in
-                    rowids.compactMap { $0 }.contains { rowid in
-                        entry.lastTouches[RowRef(table: table, rowid: rowid)].map {
-                            Double($0) < changedAt
-                        } ?? false
-                    }
+                    entry.lastTouches[change.row].map { Double($0) < change.at } ?? false
                 }
                 closed += changed.map(\.id)
                 open.removeAll { entry in changed.contains { $0.id == entry.id } }
@@ -170,6 +149,58 @@ extension UndoLogSchema {
             UPDATE \(barriers) SET closedToMerging = 1
             WHERE id IN (SELECT value FROM json_each(?))
             """, [.text(closed.jsonArray)])
+    }
+
+    /// The rows the log of the entry `id` changed, each with when it last did (the entry's
+    /// `flippedAt` when a replay flipped it, else the log row's `seq`). Rows it inserted,
+    /// deleted or moved count; a row it only updated counts when it left some column other than
+    /// it found it, as in `changedByOtherBarriers` (a replay that set back what an
+    /// application's trigger wrote changed nothing). Cells of `takenIn` do not count.
+    private static func rowsChanged(
+        byEntry id: Int64, ignoring takenIn: [Int64: [Int: TakenIn]], _ db: Database
+    ) throws -> [(row: RowRef, at: Double)] {
+        let slots = try slotCount(db)
+        let values = (0..<slots).map { "l.o\($0), l.n\($0)" }.joined(separator: ", ")
+        let cursor = try db.fetchCursor(
+            """
+            SELECT l.tableId, l.oldRowid, l.newRowid, coalesce(b.flippedAt, l.seq), l.kind,
+                l.mask\(values.isEmpty ? "" : ", " + values)
+            FROM \(barriers) b CROSS JOIN \(log) l WHERE b.id = ?1 AND \(filedRows("l"))
+            ORDER BY l.seq
+            """, [.integer(id)])
+        var changedAt: [RowRef: Double] = [:]
+        // Per updated row and column: the value before the entry's first write and after its last.
+        var net: [RowRef: [Int: (before: SQLiteValue, after: SQLiteValue)]] = [:]
+        var lastUpdate: [RowRef: Double] = [:]
+        while let row = try cursor.next() {
+            let table: Int64 = try row.decode(at: 0)
+            let old = try row.decode(at: 1, as: Int64?.self)
+            let new = try row.decode(at: 2, as: Int64?.self)
+            let at: Double = try row.decode(at: 3)
+            let takenInMask = (takenIn[table] ?? [:]).keys.reduce(Int64(0)) {
+                $0 | Int64(1) << Int64($1)
+            }
+            let counted = try row.decode(at: 5, as: Int64.self) & ~takenInMask
+            guard try row.decode(at: 4, as: Int64.self) == Kind.update.rawValue, old == new,
+                let rowid = new
+            else {
+                for rowid in [old, new].compactMap({ $0 }) {
+                    changedAt[RowRef(table: table, rowid: rowid)] = at
+                }
+                continue
+            }
+            guard counted != 0 else { continue }
+            let ref = RowRef(table: table, rowid: rowid)
+            for slot in 0..<slots where counted & (Int64(1) << Int64(slot)) != 0 {
+                let before = net[ref]?[slot]?.before ?? row[6 + 2 * slot]
+                net[ref, default: [:]][slot] = (before, row[7 + 2 * slot])
+            }
+            lastUpdate[ref] = at
+        }
+        for (ref, columns) in net where columns.values.contains(where: { $0.before != $0.after }) {
+            changedAt[ref] = max(changedAt[ref] ?? 0, lastUpdate[ref] ?? 0)
+        }
+        return changedAt.map { (row: $0.key, at: $0.value) }
     }
 
     /// Closes to merging a stack's entries that a coalescing barrier could merge into, but

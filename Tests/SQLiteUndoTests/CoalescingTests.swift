@@ -135,6 +135,47 @@ import Testing
         try expectTypingDoesNotMerge(after: other)
     }
 
+    /// Another scope's undo that sets back what an application's trigger wrote, in a row the
+    /// run wrote too, changed nothing there: once that scope's next action drops the undo from
+    /// history, the run still takes the next keystroke (model-based test, seed 3, step 8698).
+    @Test func anotherScopesUndoThatSetBackATriggersWriteLeavesTheRunOpen() throws {
+        let fixture = try Fixture(
+            schema: """
+                CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT, flag INTEGER DEFAULT 0);
+                CREATE TABLE edits(id INTEGER PRIMARY KEY, n INTEGER NOT NULL);
+                INSERT INTO edits VALUES (1, 0);
+                INSERT INTO items(id, name) VALUES (1, ''), (2, '');
+                CREATE TRIGGER items_edited AFTER UPDATE ON items BEGIN
+                    UPDATE edits SET n = n + 1 WHERE id = 1;
+                END;
+                """, tables: ["items", "edits"])
+        let typing = fixture.engine.defaultStack
+        let other = try fixture.engine.stack(id: "other")
+        func type(_ text: String) throws {
+            try withUndoStack(typing) {
+                try undoable("Typing", coalescing: "name") {
+                    try fixture.execute(
+                        "UPDATE items SET name = name || ? WHERE id = 1", [.text(text)])
+                }
+            }
+        }
+        try withUndoStack(other) {
+            try undoable("Flag") { try fixture.execute("UPDATE items SET flag = 1 WHERE id = 2") }
+        }
+        try type("a")
+        // Its trigger counts one more edit, which the undo sets back: the count is the run's.
+        try other.undo()
+        #expect(try fixture.rows("edits") == [[1, 2]])
+        try withUndoStack(other) {
+            try undoable("Add") { try fixture.execute("INSERT INTO items(id) VALUES (3)") }
+        }
+        #expect(other.state == UndoStackState(undo: ["Add"], redo: []))
+        try type("b")
+        #expect(typing.state.undo == ["Typing"])
+        try typing.undo()
+        #expect(try fixture.rows() == [[1, "", 0], [2, "", 0], [3, nil, 0]])
+    }
+
     private func rateRowOne(on other: UndoStack) throws {
         try withUndoStack(other) {
             try undoable("Rate") { try fixture.execute("UPDATE items SET flag = 1 WHERE id = 1") }
