@@ -219,7 +219,8 @@ extension BatchReplay {
         // the first row's part to find that out would cost a whole part, taken back.
         guard let row, try row.decode(at: 7, as: Bool.self),
             let table = tables[try row.decode(at: 0)],
-            let stored = UndoLogSchema.Kind(rawValue: try row.decode(at: 1))
+            let stored = UndoLogSchema.Kind(rawValue: try row.decode(at: 1)),
+            try !mayHaveRowsSkipped(table)
         else { return nil }
         let mask: Int64 = try row.decode(at: 2)
         let kind = replayed(stored)

@@ -175,7 +175,7 @@ struct BatchReplay {
             let (lowest, highest): (Int64, Int64) = (try row.decode(at: 5), try row.decode(at: 6))
             guard let table = tables[tableID], seen.insert(tableID).inserted,
                 let stored = UndoLogSchema.Kind(rawValue: try row.decode(at: 1)),
-                try row.decode(at: 4, as: Int.self) == 0
+                try row.decode(at: 4, as: Int.self) == 0, try !mayHaveRowsSkipped(table)
             else { return nil }
             var masks = lowest == highest ? [lowest] : nil
             if try count != row.decode(at: 3, as: Int.self) {
@@ -200,6 +200,21 @@ struct BatchReplay {
         // Replayed last change first; read inverted, the log's order is reversed too.
         return childrenFirst(
             parts.sorted { inverted ? $0.lastSeq < $1.lastSeq : $0.lastSeq > $1.lastSeq })
+    }
+
+    /// Whether a trigger of the table may skip a row with `RAISE(IGNORE)`: a statement then
+    /// writes fewer rows than it names, and says nothing. The row-by-row replay writes one row
+    /// per statement and reports a row it could not write; a set-wide one could not tell which.
+    /// Read at each replay (an application may add a trigger at any time); the text is
+    /// searched, so a trigger merely naming both words counts too (the replay is only slower).
+    func mayHaveRowsSkipped(_ table: TrackedTable) throws -> Bool {
+        try db.fetchOne(
+            Bool.self,
+            """
+            SELECT EXISTS (SELECT 1 FROM main.sqlite_schema
+                WHERE type = 'trigger' AND tbl_name = ? COLLATE NOCASE
+                    AND sql LIKE '%RAISE%IGNORE%')
+            """, [.text(table.name)]) ?? true
     }
 
     /// The parts in the same order, but that rows deleted from a table come back before the

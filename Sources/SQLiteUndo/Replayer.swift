@@ -237,8 +237,13 @@ struct Replayer {
                     table: table.name, rowid: rowid, column: nil, kept: nil, reason: .foreignKey))
             return
         }
-        try write(
-            "DELETE FROM \(table.sqlName) WHERE rowid = ?", [.integer(now(rowid, of: table))])
+        guard
+            try write(
+                "DELETE FROM \(table.sqlName) WHERE rowid = ?", [.integer(now(rowid, of: table))])
+        else {
+            record.keep(skippedByATrigger(table, rowid))
+            return
+        }
         let key = RowKey(tableId: table.id, rowid: rowid)
         record.noteRemoved(key)
     }
@@ -281,9 +286,14 @@ struct Replayer {
         let columns = table.columns.filter { change.before[$0.slot] != nil }
         let names = columns.map(\.name.quotedIdentifier)
         let values = columns.compactMap { change.before[$0.slot]?.sql }
-        try write(
-            "INSERT INTO \(table.sqlName)(\(names.joined(separator: ", "))) "
-                + "VALUES (\(values.joined(separator: ", ")))", [])
+        guard
+            try write(
+                "INSERT INTO \(table.sqlName)(\(names.joined(separator: ", "))) "
+                    + "VALUES (\(values.joined(separator: ", ")))", [])
+        else {
+            record.keep(skippedByATrigger(table, rowid))
+            return
+        }
         record.setIntendedColumns(key, change.before.mapValues(\.sql), merging: false)
     }
 
@@ -353,9 +363,16 @@ struct Replayer {
         }
         guard !assignments.isEmpty else { return }
         let set = assignments.map { "\($0.column) = \($0.sql)" }.joined(separator: ", ")
-        try write(
-            "UPDATE \(table.sqlName) SET \(set) WHERE rowid = ?",
-            [.integer(now(rowid, of: table))])
+        guard
+            try write(
+                "UPDATE \(table.sqlName) SET \(set) WHERE rowid = ?",
+                [.integer(now(rowid, of: table))])
+        else {
+            for slot in assignments.map(\.slot) {
+                record.keep(skippedByATrigger(table, rowid, slot: slot, kept: current[slot]))
+            }
+            return
+        }
         // Merged: a change restored column by column (`restoreWhatTheRulesAllow`) comes here
         // once per column.
         record.setIntendedColumns(
@@ -371,10 +388,25 @@ struct Replayer {
         return "CAST(x'\(String(hex))' AS TEXT)"
     }
 
-    /// Runs one statement of the replay that writes one row.
-    private mutating func write(_ sql: String, _ arguments: [SQLiteValue]) throws {
+    /// Runs one statement of the replay that writes one row. Returns false when it wrote
+    /// nothing: an application's trigger skipped the row (`RAISE(IGNORE)`).
+    @discardableResult
+    private mutating func write(_ sql: String, _ arguments: [SQLiteValue]) throws -> Bool {
         try db.executeReplay(sql, arguments)
         record.noteWrites(db.changesCount)
+        return db.changesCount > 0
+    }
+
+    /// The conflict of a row (or of its column `slot`, holding `kept`) whose restore an
+    /// application's trigger skipped with `RAISE(IGNORE)`: it stays as it is, as the schema's
+    /// rules have it (`.constraint`).
+    private func skippedByATrigger(
+        _ table: TrackedTable, _ rowid: Int64, slot: Int? = nil, kept: SQLiteValue? = nil
+    ) -> UndoConflict {
+        let column = slot.flatMap { slot in table.columns.first { $0.slot == slot } }
+        return UndoConflict(
+            table: table.name, rowid: rowid, column: column?.name,
+            kept: column == nil ? nil : kept ?? .null, reason: .constraint)
     }
 
     // MARK: Rows in the way

@@ -26,6 +26,17 @@ import Testing
         }
     }
 
+    /// A fixture whose `items` have a `locked` flag: an update of a row locked before and after
+    /// it is skipped by the application's trigger (`RAISE(IGNORE)`).
+    func lockableItems() throws -> Fixture {
+        try Fixture(
+            schema: """
+                CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT, locked INTEGER NOT NULL);
+                CREATE TRIGGER keepLocked BEFORE UPDATE ON items WHEN OLD.locked AND NEW.locked
+                BEGIN SELECT RAISE(IGNORE); END;
+                """, tables: ["items"])
+    }
+
     /// Runs `sql` as the action `name` on the fixture's stack `stackID`; returns the stack.
     @discardableResult
     func act(_ fixture: Fixture, on stackID: String, _ name: String, _ sql: String) throws
@@ -41,12 +52,7 @@ import Testing
     /// A row an application trigger skips with `RAISE(IGNORE)` is not the action's: another
     /// stack's later edit of it survives the action's undo, with nothing to report.
     @Test func aRowATriggerSkippedIsNotLogged() throws {
-        let fixture = try Fixture(
-            schema: """
-                CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT, locked INTEGER NOT NULL);
-                CREATE TRIGGER keepLocked BEFORE UPDATE ON items WHEN OLD.locked AND NEW.locked
-                BEGIN SELECT RAISE(IGNORE); END;
-                """, tables: ["items"])
+        let fixture = try lockableItems()
         try fixture.execute("INSERT INTO items VALUES (1, 'a', 0), (2, 'b', 1), (3, 'c', 0)")
         let mine = try act(fixture, on: "mine", "Rename All", "UPDATE items SET name = 'x'")
         #expect(try mine.rows(of: mine.history.undo[0]).ids(forTable: "items") == [1, 3])
@@ -56,6 +62,80 @@ import Testing
         let undo = try mine.undo()
         #expect(undo?.conflicts == [])
         #expect(try fixture.rows() == [[1, "a", 0], [2, "theirs", 0], [3, "c", 0]])
+    }
+
+    /// An undo whose write an application trigger skips with `RAISE(IGNORE)` (the row was
+    /// locked since) says so: the row is kept as it is, as a `.constraint` conflict naming the
+    /// column and the value kept, and the redo leaves it alone too.
+    @Test func anUndoATriggerSkipsIsReported() throws {
+        let fixture = try lockableItems()
+        try fixture.execute("INSERT INTO items VALUES (1, 'a', 0), (2, 'b', 0)")
+        let mine = try act(fixture, on: "mine", "Rename", "UPDATE items SET name = name || '!'")
+        try fixture.execute("UPDATE items SET locked = 1 WHERE id = 1")
+        let undo = try mine.undo()
+        #expect(
+            undo?.conflicts == [
+                UndoConflict(
+                    table: "items", rowid: 1, column: "name", kept: "a!", reason: .constraint)
+            ])
+        #expect(try fixture.rows() == [[1, "a!", 1], [2, "b", 0]])
+        #expect(mine.state == UndoStackState(undo: [], redo: ["Rename"]))
+        let redo = try mine.redo()
+        #expect(redo?.conflicts == [])
+        #expect(try fixture.rows() == [[1, "a!", 1], [2, "b!", 0]])
+    }
+
+    /// The same in a big undo, which would restore the rows in one statement per column: every
+    /// row the trigger skipped is named, and every other row is restored.
+    @Test func aBigUndoNamesEveryRowATriggerSkips() throws {
+        let fixture = try lockableItems()
+        try fixture.execute(
+            """
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 500)
+            INSERT INTO items SELECT i, 'item ' || i, 0 FROM n
+            """)
+        let mine = try act(fixture, on: "mine", "Rename", "UPDATE items SET name = name || '!'")
+        try fixture.execute("UPDATE items SET locked = 1 WHERE id % 7 = 0")
+        let undo = try mine.undo()
+        let locked = (1...500).filter { $0 % 7 == 0 }
+        #expect(undo?.conflicts.map(\.rowid).sorted() == locked.map(Int64.init))
+        #expect(
+            undo?.conflicts.allSatisfy { $0.reason == .constraint && $0.column == "name" } == true)
+        #expect(
+            try fixture.rows()
+                == (1...500).map { id -> [SQLiteValue] in
+                    let isLocked = id % 7 == 0
+                    return [
+                        .integer(Int64(id)), .text("item \(id)" + (isLocked ? "!" : "")),
+                        .integer(isLocked ? 1 : 0),
+                    ]
+                })
+    }
+
+    /// The same for a row the undo would insert again or delete: a trigger that skips the
+    /// write keeps the row as it is, reported whole.
+    @Test func anUndoOfADeleteOrInsertATriggerSkipsIsReported() throws {
+        let fixture = try Fixture(
+            schema: """
+                CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT);
+                CREATE TABLE frozen(on_ INTEGER NOT NULL);
+                INSERT INTO frozen VALUES (0);
+                CREATE TRIGGER noInserts BEFORE INSERT ON items WHEN (SELECT on_ FROM frozen)
+                BEGIN SELECT RAISE(IGNORE); END;
+                CREATE TRIGGER noDeletes BEFORE DELETE ON items WHEN (SELECT on_ FROM frozen)
+                BEGIN SELECT RAISE(IGNORE); END;
+                """, tables: ["items"])
+        try fixture.execute("INSERT INTO items VALUES (1, 'a')")
+        let mine = try act(
+            fixture, on: "mine", "Swap", "DELETE FROM items; INSERT INTO items VALUES (2, 'b')")
+        try fixture.execute("UPDATE frozen SET on_ = 1")
+        let undo = try mine.undo()
+        #expect(
+            Set(undo?.conflicts.map(\.description) ?? []) == [
+                "kept row 1 of items", "kept row 2 of items",
+            ])
+        #expect(undo?.conflicts.allSatisfy { $0.reason == .constraint } == true)
+        #expect(try fixture.rows() == [[2, "b"]])
     }
 
     /// A delete a trigger skips is not logged either.
