@@ -300,7 +300,7 @@ extension UndoLogSchema {
     /// in the order they took effect (a row's `seq`, or, for an action an exact replay flipped,
     /// the moment of the flip), newest first, following the row back through its key changes
     /// (those of actions that left history too, `retiredMoves`) up to its insert, or a delete
-    /// at its key.
+    /// or a move away at its key.
     /// Read the way its entry reads now, an action left its new values, or, undone by a flip, its
     /// old ones. An action whose writes of the column net to nothing (a replay that set back what
     /// an application's trigger wrote, a count up and down) did not write it: the value is the
@@ -320,9 +320,11 @@ extension UndoLogSchema {
             let old: Int64? = try row.decode(at: inverted ? 1 : 0)
             let new: Int64? = try row.decode(at: inverted ? 0 : 1)
             let tookEffect: Double = try row.decode(at: 8)
-            // The row at that key then was deleted: the writes before are another row's (unless
-            // the action that deleted it put it back, an update passed by).
-            if new == nil, old == identity, tookEffect < passedFrom { return nil }
+            // The row at that key then was deleted, or moved to another key: the row there now
+            // came after it without a log (a write outside any barrier), and the writes before
+            // are another row's (unless the action that took it away put it back, an update
+            // passed by).
+            if old == identity, new != identity, tookEffect < passedFrom { return nil }
             guard new == identity else { continue }
             if try row.decode(at: 2, as: Int64.self) & bit != 0, tookEffect < passedFrom {
                 let barrier: Int64 = try row.decode(at: 7)
