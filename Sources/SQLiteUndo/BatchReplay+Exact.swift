@@ -219,13 +219,13 @@ extension BatchReplay {
         // the first row's part to find that out would cost a whole part, taken back.
         guard let row, try row.decode(at: 7, as: Bool.self),
             let table = tables[try row.decode(at: 0)],
-            let stored = UndoLogSchema.Kind(rawValue: try row.decode(at: 1)),
-            try !mayHaveRowsSkipped(table)
+            let stored = UndoLogSchema.Kind(rawValue: try row.decode(at: 1))
         else { return nil }
         let mask: Int64 = try row.decode(at: 2)
         let kind = replayed(stored)
         guard kind != .insert, mask != 0, mask & ~table.fullMask == 0,
-            kind == .update || mask == table.fullMask
+            kind == .update || mask == table.fullMask,
+            try !mayHaveRowsSkipped(table, kind, mask: mask)
         else { return nil }
         return Part(
             table: table, stored: stored, kind: kind, count: try row.decode(at: 6),

@@ -175,7 +175,7 @@ struct BatchReplay {
             let (lowest, highest): (Int64, Int64) = (try row.decode(at: 5), try row.decode(at: 6))
             guard let table = tables[tableID], seen.insert(tableID).inserted,
                 let stored = UndoLogSchema.Kind(rawValue: try row.decode(at: 1)),
-                try row.decode(at: 4, as: Int.self) == 0, try !mayHaveRowsSkipped(table)
+                try row.decode(at: 4, as: Int.self) == 0
             else { return nil }
             var masks = lowest == highest ? [lowest] : nil
             if try count != row.decode(at: 3, as: Int.self) {
@@ -191,6 +191,8 @@ struct BatchReplay {
                 guard lowest == known, highest == known else { return nil }
             }
             let kind = replayed(stored)
+            let written = masks?.reduce(0, |) ?? table.fullMask
+            guard try !mayHaveRowsSkipped(table, kind, mask: written) else { return nil }
             parts.append(
                 Part(
                     table: table, stored: stored, kind: kind, count: count,
@@ -202,19 +204,20 @@ struct BatchReplay {
             parts.sorted { inverted ? $0.lastSeq < $1.lastSeq : $0.lastSeq > $1.lastSeq })
     }
 
-    /// Whether a trigger of the table may skip a row with `RAISE(IGNORE)`: a statement then
-    /// writes fewer rows than it names, and says nothing. The row-by-row replay writes one row
-    /// per statement and reports a row it could not write; a set-wide one could not tell which.
-    /// Read at each replay (an application may add a trigger at any time); the text is
-    /// searched, so a trigger merely naming both words counts too (the replay is only slower).
-    func mayHaveRowsSkipped(_ table: TrackedTable) throws -> Bool {
-        try db.fetchOne(
-            Bool.self,
-            """
-            SELECT EXISTS (SELECT 1 FROM main.sqlite_schema
-                WHERE type = 'trigger' AND tbl_name = ? COLLATE NOCASE
-                    AND sql LIKE '%RAISE%IGNORE%')
-            """, [.text(table.name)]) ?? true
+    /// Whether a trigger of the table may skip a row of the part's statements (`kind`; an
+    /// update setting the columns of `mask`), which a set-wide statement could not tell: the
+    /// row-by-row replay then does the barrier (`SkippingTriggers`).
+    func mayHaveRowsSkipped(_ table: TrackedTable, _ kind: UndoLogSchema.Kind, mask: Int64)
+        throws -> Bool
+    {
+        let statement: UndoLogSchema.Kind =
+            switch kind {
+            case .update: .update
+            case .delete: .insert  // deleted rows come back
+            case .insert: .delete  // inserted rows go
+            }
+        let columns = table.columns.filter { mask & (1 << Int64($0.slot)) != 0 }.map(\.name)
+        return try SkippingTriggers(onTable: table.name, db).maySkip(statement, setting: columns)
     }
 
     /// The parts in the same order, but that rows deleted from a table come back before the
