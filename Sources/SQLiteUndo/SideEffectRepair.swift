@@ -78,7 +78,9 @@ struct SideEffectRepair {
         return repaired
     }
 
-    /// Sets the columns (by slot, values as SQL) of a row that does not hold them all already.
+    /// Sets the columns (by slot, values as SQL) of a row that does not hold them all already:
+    /// only those it does not hold, so that a trigger watching another column (`UPDATE OF name`,
+    /// one that skips renaming a locked row) does not fire.
     private func set(_ columns: [Int: String], of rowid: Int64, in table: TrackedTable) throws
         -> Int
     {
@@ -86,10 +88,19 @@ struct SideEffectRepair {
             columns[column.slot].map { (name: column.name.quotedIdentifier, sql: $0) }
         }
         guard !named.isEmpty else { return 0 }
-        let holds = named.map { BatchReplay.same($0.name, $0.sql) }.joined(separator: " AND ")
+        let differs = named.map { "NOT \(BatchReplay.same($0.name, $0.sql))" }
+        let current = try db.fetchOne(
+            Row.self,
+            "SELECT \(differs.joined(separator: ", ")) FROM \(table.sqlName) WHERE rowid = ?",
+            [.integer(rowid)])
+        guard let current else { return 0 }
+        let differing = try named.indices.filter { try current.decode(at: $0, as: Bool.self) }
+            .map { named[$0] }
+        guard !differing.isEmpty else { return 0 }
         try db.executeReplay(
-            "UPDATE \(table.sqlName) SET \(named.map { "\($0.name) = \($0.sql)" }.joined(separator: ", ")) "
-                + "WHERE rowid = ? AND NOT (\(holds))", [.integer(rowid)])
+            "UPDATE \(table.sqlName) SET "
+                + differing.map { "\($0.name) = \($0.sql)" }.joined(separator: ", ")
+                + " WHERE rowid = ?", [.integer(rowid)])
         return db.changesCount
     }
 

@@ -142,6 +142,37 @@ import Testing
         try checkSearchIndex()
     }
 
+    /// Setting back what a trigger wrote sets only the cells that differ: a folder renamed to a
+    /// locked name, whose lock trigger skips any rename from one locked name to another, still
+    /// has its time set back after a redo that touched it (model-based test, `lockedParents`).
+    @Test func aSetBackLeavesAloneTheCellsThatHoldTheirValue() throws {
+        try fixture.execute(
+            """
+            CREATE TRIGGER folders_locked BEFORE UPDATE OF name ON folders
+            WHEN OLD.name LIKE 'locked%' AND NEW.name LIKE 'locked%'
+            BEGIN SELECT RAISE(IGNORE); END;
+            """)
+        try withUndoDisabled {
+            try fixture.execute("INSERT INTO notes VALUES (1, 'a', 'x', 0, 1)")
+        }
+        let start = try state()
+        try setClock(5)
+        try withUndoStack(pane) {
+            try undoable("Lock And Edit") {
+                try fixture.execute("UPDATE folders SET name = 'locked Inbox' WHERE id = 1")
+                try fixture.execute("UPDATE notes SET body = 'y' WHERE id = 1")
+            }
+        }
+        let end = try state()
+        #expect(end[2] == [[1, "locked Inbox", 5]])
+        try setClock(9)
+        #expect(try pane.undo()?.conflicts == [])
+        #expect(try state() == start)
+        try setClock(10)
+        #expect(try pane.redo()?.conflicts == [])
+        #expect(try state() == end)
+    }
+
     @Test func aGuardedTriggerGivesTheSameResult() throws {
         try fixture.execute(
             """

@@ -62,14 +62,18 @@ extension ModelRun {
         case 7:
             let parents = ModelSchema.parentIDs
             let parent = parents[random.below(parents.count)]
-            let name: SQLiteValue = .text("parent \(nextCode)")
+            let locks = features.contains(.lockedParents) && random.below(2) == 0
+            let name: SQLiteValue = .text("\(locks ? "locked" : "parent") \(nextCode)")
             nextCode += 1
             try db.write {
                 try $0.execute(
                     "UPDATE parents SET name = ? WHERE id = ?", [name, .integer(parent)])
             }
+            if model.isLocked(parent, renamedTo: name) {
+                return "rename parent \(parent) (skipped: locked)"
+            }
             model.update("parents", parent, to: parent, set: ["name": name], in: &barrier)
-            return "rename parent \(parent)"
+            return "rename parent \(parent)\(locks ? " to a locked name" : "")"
         case 8, 9:
             try db.write { try $0.execute("DELETE FROM t WHERE id = ?", [.integer(rowid)]) }
             model.deleteItem(rowid, now: now, in: &barrier)

@@ -57,4 +57,15 @@ extension ReferenceModel {
         guard features.contains(.parent), case .integer(let id) = parent else { return }
         update("parents", id, to: id, set: ["modifiedAt": .integer(now)], in: &barrier)
     }
+
+    /// Whether the application's trigger skips a rename of the parent `id` to `name`: both its
+    /// name and the new one start with "locked" (`ModelSchema.Feature.lockedParents`).
+    func isLocked(_ id: Int64, renamedTo name: SQLiteValue?) -> Bool {
+        func locked(_ value: SQLiteValue?) -> Bool {
+            guard case .text(let text) = value else { return false }
+            return text.lowercased().hasPrefix("locked")
+        }
+        return features.contains(.lockedParents) && locked(row("parents", id)?["name"])
+            && locked(name)
+    }
 }

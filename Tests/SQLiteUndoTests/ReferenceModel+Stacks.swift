@@ -238,6 +238,16 @@ extension ReferenceModel {
                         KeptCell(row: RowKey(table: change.table, rowid: rowid), column: column))
                 }
             }
+            // A rename the application's trigger skips keeps the whole row as it is.
+            if change.table == "parents", set["name"] != nil,
+                isLocked(rowid, renamedTo: set["name"])
+            {
+                for column in set.keys {
+                    kept.insert(
+                        KeptCell(row: RowKey(table: change.table, rowid: rowid), column: column))
+                }
+                set = [:]
+            }
             restores.append(Restore(table: change.table, from: rowid, to: original, set: set))
         }
         // A row stays where it is when its original key holds a row that does not move away.
