@@ -99,9 +99,9 @@ import Testing
 
     /// Parents locked by an application trigger that skips, with `RAISE(IGNORE)`, a rename from
     /// one locked name to another (`ModelSchema.Feature.lockedParents`), forward and in replays
-    /// (which keep the row and say so), with the default parts: the seeds that pass at 3,000
-    /// operations (see `leftOutByDefault`).
-    @Test(arguments: [1, 2, 3, 4] as [UInt64])
+    /// (which keep the row and say so), with the default parts: two of the seeds that pass at
+    /// 3,000 operations (1 to 4 do; 2 and 3 lock and skip the most), see `leftOutByDefault`.
+    @Test(arguments: [2, 3] as [UInt64])
     func lockedParents(seed: UInt64) throws {
         try check(
             share: 1, rowsWorthSuspendingCapture: BatchReplay.defaultRowsWorthSuspendingCapture,
