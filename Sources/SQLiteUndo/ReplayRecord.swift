@@ -97,3 +97,17 @@ struct IntendedRows {
     /// where each row is when it ends; a row's other columns hold what they held before.
     var columns: [RowKey: [Int: String]] = [:]
 }
+
+extension UndoConflict {
+    /// The conflict of a row (or of its column `slot`, holding `kept`) whose restore an
+    /// application's trigger skipped with `RAISE(IGNORE)`: it stays as it is, as the schema's
+    /// rules have it (`.constraint`).
+    static func skippedByATrigger(
+        _ table: TrackedTable, _ rowid: Int64, slot: Int? = nil, kept: SQLiteValue? = nil
+    ) -> UndoConflict {
+        let column = slot.flatMap { slot in table.columns.first { $0.slot == slot } }
+        return UndoConflict(
+            table: table.name, rowid: rowid, column: column?.name,
+            kept: column == nil ? nil : kept ?? .null, reason: .constraint)
+    }
+}

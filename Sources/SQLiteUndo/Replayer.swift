@@ -241,7 +241,7 @@ struct Replayer {
             try write(
                 "DELETE FROM \(table.sqlName) WHERE rowid = ?", [.integer(now(rowid, of: table))])
         else {
-            record.keep(skippedByATrigger(table, rowid))
+            record.keep(.skippedByATrigger(table, rowid))
             return
         }
         let key = RowKey(tableId: table.id, rowid: rowid)
@@ -291,7 +291,7 @@ struct Replayer {
                 "INSERT INTO \(table.sqlName)(\(names.joined(separator: ", "))) "
                     + "VALUES (\(values.joined(separator: ", ")))", [])
         else {
-            record.keep(skippedByATrigger(table, rowid))
+            record.keep(.skippedByATrigger(table, rowid))
             return
         }
         record.setIntendedColumns(key, change.before.mapValues(\.sql), merging: false)
@@ -323,7 +323,7 @@ struct Replayer {
                     let merged = TextSplice.merge(base: base, mine: mine, theirs: theirs)
                 {
                     assignments.append(
-                        (column.name.quotedIdentifier, column.slot, Self.textLiteral(merged)))
+                        (column.name.quotedIdentifier, column.slot, merged.sqlTextLiteral))
                     continue
                 }
                 record.keep(
@@ -369,7 +369,7 @@ struct Replayer {
                 [.integer(now(rowid, of: table))])
         else {
             for slot in assignments.map(\.slot) {
-                record.keep(skippedByATrigger(table, rowid, slot: slot, kept: current[slot]))
+                record.keep(.skippedByATrigger(table, rowid, slot: slot, kept: current[slot]))
             }
             return
         }
@@ -381,13 +381,6 @@ struct Replayer {
             merging: true)
     }
 
-    /// SQL for a text, byte for byte (a hex blob cast to text: NUL and quotes included).
-    private static func textLiteral(_ text: String) -> String {
-        let digits = Array("0123456789abcdef")
-        let hex = text.utf8.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }
-        return "CAST(x'\(String(hex))' AS TEXT)"
-    }
-
     /// Runs one statement of the replay that writes one row. Returns false when it wrote
     /// nothing: an application's trigger skipped the row (`RAISE(IGNORE)`).
     @discardableResult
@@ -395,18 +388,6 @@ struct Replayer {
         try db.executeReplay(sql, arguments)
         record.noteWrites(db.changesCount)
         return db.changesCount > 0
-    }
-
-    /// The conflict of a row (or of its column `slot`, holding `kept`) whose restore an
-    /// application's trigger skipped with `RAISE(IGNORE)`: it stays as it is, as the schema's
-    /// rules have it (`.constraint`).
-    private func skippedByATrigger(
-        _ table: TrackedTable, _ rowid: Int64, slot: Int? = nil, kept: SQLiteValue? = nil
-    ) -> UndoConflict {
-        let column = slot.flatMap { slot in table.columns.first { $0.slot == slot } }
-        return UndoConflict(
-            table: table.name, rowid: rowid, column: column?.name,
-            kept: column == nil ? nil : kept ?? .null, reason: .constraint)
     }
 
     // MARK: Rows in the way
