@@ -225,7 +225,7 @@ extension BatchReplay {
         let kind = replayed(stored)
         guard kind != .insert, mask != 0, mask & ~table.fullMask == 0,
             kind == .update || mask == table.fullMask,
-            try !mayHaveRowsSkipped(table, kind, mask: mask)
+            !mayHaveRowsSkipped(table, kind, mask: mask)
         else { return nil }
         return Part(
             table: table, stored: stored, kind: kind, count: try row.decode(at: 6),

@@ -43,13 +43,17 @@ struct BatchReplay {
     /// Parts of at least this many rows are restored exactly without the update capture
     /// triggers of their columns (see `withoutUpdateCapture`).
     let rowsWorthSuspendingCapture: Int
+    /// The application's triggers that may skip a row (`mayHaveRowsSkipped`), read once for
+    /// the replay.
+    let skippingTriggers: SkippingTriggers
 
     init(
         db: Database, barrier: Int64, inverted: Bool, tables: [Int64: TrackedTable],
-        foreignKeys: ForeignKeys,
+        foreignKeys: ForeignKeys, skippingTriggers: SkippingTriggers,
         rowsWorthSuspendingCapture: Int = Self.defaultRowsWorthSuspendingCapture
     ) {
         self.db = db
+        self.skippingTriggers = skippingTriggers
         self.barrier = barrier
         self.inverted = inverted
         self.tables = tables
@@ -192,7 +196,7 @@ struct BatchReplay {
             }
             let kind = replayed(stored)
             let written = masks?.reduce(0, |) ?? table.fullMask
-            guard try !mayHaveRowsSkipped(table, kind, mask: written) else { return nil }
+            guard !mayHaveRowsSkipped(table, kind, mask: written) else { return nil }
             parts.append(
                 Part(
                     table: table, stored: stored, kind: kind, count: count,
@@ -208,7 +212,7 @@ struct BatchReplay {
     /// update setting the columns of `mask`), which a set-wide statement could not tell: the
     /// row-by-row replay then does the barrier (`SkippingTriggers`).
     func mayHaveRowsSkipped(_ table: TrackedTable, _ kind: UndoLogSchema.Kind, mask: Int64)
-        throws -> Bool
+        -> Bool
     {
         let statement: UndoLogSchema.Kind =
             switch kind {
@@ -217,7 +221,7 @@ struct BatchReplay {
             case .insert: .delete  // inserted rows go
             }
         let columns = table.columns.filter { mask & (1 << Int64($0.slot)) != 0 }.map(\.name)
-        return try SkippingTriggers(onTable: table.name, db).maySkip(statement, setting: columns)
+        return skippingTriggers.maySkip(onTable: table.name, statement, setting: columns)
     }
 
     /// The parts in the same order, but that rows deleted from a table come back before the

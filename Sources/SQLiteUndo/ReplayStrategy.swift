@@ -48,9 +48,11 @@ struct BarrierReplay {
     func revert(barrier id: Int64, inverted: Bool, inverse: Barrier, engine: UndoEngine) throws
         -> Reverted
     {
+        let skippingTriggers = try SkippingTriggers(db)
         if strategies.contains(.exact) {
             var exact = BatchReplay(
                 db: db, barrier: id, inverted: inverted, tables: tables, foreignKeys: foreignKeys,
+                skippingTriggers: skippingTriggers,
                 rowsWorthSuspendingCapture: rowsWorthSuspendingCapture)
             let restored = try UndoContext.$barrier.withValue(nil) {
                 try inSavepoint { try exact.revertExactly() ? exact.affectedRows : nil }
@@ -63,7 +65,7 @@ struct BarrierReplay {
             if strategies.contains(.setBased) {
                 var batch = BatchReplay(
                     db: db, barrier: id, inverted: inverted, tables: tables,
-                    foreignKeys: foreignKeys)
+                    foreignKeys: foreignKeys, skippingTriggers: skippingTriggers)
                 let parents = tables.values.filter { foreignKeys.isParent($0.name) }.map(\.id)
                 if try !batch.deletesRows(ofTables: parents),
                     try inSavepoint({

@@ -5,8 +5,8 @@ import SQLiteDatabase
 /// per statement and sees a row it could not write; a set-wide statement could not tell which,
 /// so the set-wide replays leave a part to it when a trigger may skip one of the part's rows.
 ///
-/// Read from each trigger's `CREATE TRIGGER` text at each replay (an application may add a
-/// trigger at any time): the event (`INSERT`, `DELETE`, `UPDATE [OF columns]`) is read from its
+/// Read from each trigger's `CREATE TRIGGER` text once per replay, for every table (an
+/// application may add a trigger at any time): the event (`INSERT`, `DELETE`, `UPDATE [OF columns]`) is read from its
 /// head; a trigger whose head cannot be read counts for every statement, which only makes the
 /// replay slower.
 struct SkippingTriggers {
@@ -17,30 +17,37 @@ struct SkippingTriggers {
         var columns: Set<String>?
     }
 
-    private let events: [Event]
+    /// Each table's events, by its name lowercased.
+    private let events: [String: [Event]]
 
-    /// The triggers on the table `name` whose text names `RAISE` and `IGNORE` (a trigger that
-    /// merely names both counts too).
-    init(onTable name: String, _ db: Database) throws {
-        let texts = try db.fetchAll(
-            String.self,
+    /// The triggers whose text names `RAISE` and `IGNORE` (a trigger that merely names both
+    /// counts too), in one read of the schema.
+    init(_ db: Database) throws {
+        let triggers = try db.fetchAll(
+            Row.self,
             """
-            SELECT sql FROM main.sqlite_schema
-            WHERE type = 'trigger' AND tbl_name = ? COLLATE NOCASE
-                AND sql LIKE '%RAISE%IGNORE%'
+            SELECT tbl_name, sql FROM main.sqlite_schema
+            WHERE type = 'trigger' AND sql LIKE '%RAISE%IGNORE%'
             UNION ALL
-            SELECT sql FROM temp.sqlite_schema
-            WHERE type = 'trigger' AND tbl_name = ? COLLATE NOCASE
-                AND sql LIKE '%RAISE%IGNORE%'
-            """, [.text(name), .text(name)])
-        events = texts.map(Self.event(of:))
+            SELECT tbl_name, sql FROM temp.sqlite_schema
+            WHERE type = 'trigger' AND sql LIKE '%RAISE%IGNORE%'
+            """)
+        var events: [String: [Event]] = [:]
+        for trigger in triggers {
+            let table: String = try trigger.decode(at: 0)
+            events[table.lowercased(), default: []].append(
+                Self.event(of: try trigger.decode(at: 1)))
+        }
+        self.events = events
     }
 
-    /// Whether a trigger may skip a row of a statement that `kind`s rows (an update: setting
-    /// `columns`).
-    func maySkip(_ kind: UndoLogSchema.Kind, setting columns: [String] = []) -> Bool {
+    /// Whether a trigger on `table` may skip a row of a statement that `kind`s rows (an
+    /// update: setting `columns`).
+    func maySkip(
+        onTable table: String, _ kind: UndoLogSchema.Kind, setting columns: [String] = []
+    ) -> Bool {
         let set = Set(columns.map { $0.lowercased() })
-        return events.contains { event in
+        return events[table.lowercased(), default: []].contains { event in
             guard let eventKind = event.kind else { return true }
             guard eventKind == kind else { return false }
             guard kind == .update, let watched = event.columns else { return true }
