@@ -330,7 +330,8 @@ extension UndoLogSchema {
                 let barrier: Int64 = try row.decode(at: 7)
                 let left = row[inverted ? 3 : 4]
                 let first = try firstWrite(
-                    of: barrier, inverted: inverted, table: table, rowid: identity, slot: slot, db)
+                    of: barrier, inverted: inverted, table: table, rowid: identity, slot: slot,
+                    from: try row.decode(at: 11), db)
                 guard let first, first.found == left else {
                     return Writer(
                         barrier: barrier, stackID: try row.decode(at: 5), value: left,
@@ -356,11 +357,12 @@ extension UndoLogSchema {
         private var heads: [Row?]
 
         /// Columns: old and new rowid, mask, old and new value, stack, inverted, barrier, when
-        /// the row took effect, the flip's order (nil when unflipped), and whether it is packed.
+        /// the row took effect, the flip's order (nil when unflipped), whether it is packed, and
+        /// its `seq`.
         init(table: Int64, slot: Int, _ db: Database) throws {
             let columns = """
                 l.oldRowid, l.newRowid, l.mask, l.o\(slot), l.n\(slot), b.stackId, b.inverted,
-                    b.id, coalesce(b.flippedAt, l.seq), b.flipOrder, l.splice IS NOT NULL
+                    b.id, coalesce(b.flippedAt, l.seq), b.flipOrder, l.splice IS NOT NULL, l.seq
                 """
             // The flipped entries' rows are read by span: `CROSS JOIN` and `+` keep SQLite from
             // indexing the whole log for one read.
@@ -382,7 +384,7 @@ extension UndoLogSchema {
             // Key changes only, already read the way they took effect, by nobody in history.
             let retired = try db.fetchCursor(
                 """
-                SELECT oldRowid, newRowid, 0, NULL, NULL, '', 0, 0, tookEffect, flipOrder, 0
+                SELECT oldRowid, newRowid, 0, NULL, NULL, '', 0, 0, tookEffect, flipOrder, 0, 0
                 FROM \(retiredMoves) WHERE tableId = ?1
                 ORDER BY tookEffect DESC, flipOrder DESC, sub DESC
                 """, [.integer(table)])
@@ -409,24 +411,42 @@ extension UndoLogSchema {
         }
     }
 
-    /// The first write, read the way its entry reads now, of the column `slot` of the row
-    /// `rowid` by `barrier`: its log row's `seq` and the value it found there.
+    /// The first write, read the way its entry reads now, of the column `slot` of the row that
+    /// is at `rowid` after the log row `seq` of `barrier`, following the row back through the
+    /// key changes `barrier` made before (a replay that parks a row and brings it back): the
+    /// `seq` of that first write and the value it found there (none when the barrier inserted
+    /// the row).
     private static func firstWrite(
-        of barrier: Int64, inverted: Bool, table: Int64, rowid: Int64, slot: Int, _ db: Database
+        of barrier: Int64, inverted: Bool, table: Int64, rowid: Int64, slot: Int,
+        from seq: Int64, _ db: Database
     ) throws -> (seq: Int64, found: SQLiteValue?)? {
         let bit = Int64(1) << Int64(slot)
-        // An insert (read the way the entry reads) found no row, so no value.
-        let row = try db.fetchOne(
-            Row.self,
+        // Read the way the entry reads: an inverted one's rows took effect last first.
+        let (found, earlier, order) = inverted ? ("n", ">=", "ASC") : ("o", "<=", "DESC")
+        let rows = try db.fetchCursor(
             """
-            SELECT seq, \(inverted ? "n" : "o")\(slot), \(inverted ? "newRowid" : "oldRowid") IS NULL
+            SELECT seq, \(found)\(slot), mask & ?3 != 0,
+                \(inverted ? "newRowid" : "oldRowid"), \(inverted ? "oldRowid" : "newRowid")
             FROM \(log)
-            WHERE \(filedRows()) AND tableId = ?2 AND mask & ?3 != 0 AND ?4 IN (oldRowid, newRowid)
-            ORDER BY seq \(inverted ? "DESC" : "ASC") LIMIT 1
-            """, [.integer(barrier), .integer(table), .integer(bit), .integer(rowid)])
-        guard let row else { return nil }
-        let foundNoRow: Bool = try row.decode(at: 2)
-        return (try row.decode(at: 0), foundNoRow ? SQLiteValue?.none : row[1])
+            WHERE \(filedRows()) AND tableId = ?2 AND seq \(earlier) ?4
+                AND (mask & ?3 != 0 OR oldRowid IS NOT newRowid)
+            ORDER BY seq \(order)
+            """, [.integer(barrier), .integer(table), .integer(bit), .integer(seq)])
+        var identity = rowid
+        var first: (seq: Int64, found: SQLiteValue?)?
+        while let row = try rows.next() {
+            let old: Int64? = try row.decode(at: 3)
+            let new: Int64? = try row.decode(at: 4)
+            // Another row was at that key before this one came.
+            if old == identity, new != identity { break }
+            guard new == identity else { continue }
+            if try row.decode(at: 2, as: Bool.self) {
+                first = (try row.decode(at: 0), old == nil ? SQLiteValue?.none : row[1])
+            }
+            guard let old else { break }
+            identity = old
+        }
+        return first
     }
 
     /// The stack of the latest barrier not in `except` whose log touched the row `rowid` of

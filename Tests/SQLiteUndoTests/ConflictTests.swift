@@ -203,4 +203,28 @@ import Testing
             ])
         #expect(try articles() == [[1, "same", "Body", 0], [9, "same", "Body", 0]])
     }
+
+    /// An action that moves a row away, writes it there and brings it back with the value it
+    /// found (as a replay that parks a row does, setting back what a trigger wrote) did not
+    /// write that value: a conflict on it names the stack that wrote it before (model-based
+    /// test, seed 3, step 28755).
+    @Test func aRowMovedAwayAndBackWithItsValueIsNotItsWriter() throws {
+        let paneC = try fixture.engine.stack(id: "C")
+        try edit(paneA, "Edit Title", "UPDATE articles SET title = 'A title'")
+        try edit(paneB, "Edit Title", "UPDATE articles SET title = 'B title'")
+        try edit(
+            paneC, "Park",
+            """
+            UPDATE articles SET id = 9 WHERE id = 1;
+            UPDATE articles SET title = 'passing', rating = 1 WHERE id = 9;
+            UPDATE articles SET id = 1 WHERE id = 9;
+            UPDATE articles SET title = 'B title' WHERE id = 1;
+            """)
+        #expect(
+            try paneA.undo()?.conflicts == [
+                UndoConflict(
+                    table: "articles", rowid: 1, column: "title", kept: "B title", keptFrom: "B")
+            ])
+        #expect(try articles() == [[1, "B title", "Body", 1]])
+    }
 }
