@@ -67,9 +67,10 @@ extension UndoLogSchema {
 
     /// Whether a barrier other than `except` changed the row `rowid` of `table` after `after`
     /// (and before `before`): an exact replay flipped one that touches the row (placed in the
-    /// log's order by its `flippedAt`), or its log rows inserted or deleted the row, or left a
-    /// column of it other than they found it (a replay that set back what an application's
-    /// trigger wrote changed nothing).
+    /// log's order by its `flippedAt`), or its log rows inserted or deleted the row, moved it to
+    /// another key (unless the same barrier brought it back from there: a replay that parked
+    /// it) or another row to its key, or left a column of it other than they found it (a
+    /// replay that set back what an application's trigger wrote changed nothing).
     private static func changedByOtherBarriers(
         _ table: Int64, _ rowid: Int64, after: Int64, before: Int64, except: (Int64, Int64),
         slots: Int, ignoring merged: [Int], _ db: Database
@@ -94,7 +95,7 @@ extension UndoLogSchema {
         let values = (0..<slots).map { "o\($0), n\($0)" }.joined(separator: ", ")
         let cursor = try db.fetchCursor(
             """
-            SELECT barrier, kind, mask, \(values) FROM \(log)
+            SELECT barrier, kind, mask, oldRowid, newRowid, \(values) FROM \(log)
             WHERE seq > ?1 AND seq < ?2 AND barrier NOT IN (?3, ?4) AND tableId = ?5
                 AND ?6 IN (oldRowid, newRowid)
             ORDER BY seq
@@ -102,18 +103,30 @@ extension UndoLogSchema {
             arguments)
         // Per barrier and column: the value before its first write and after its last.
         var net: [Int64: [Int: (before: SQLiteValue, after: SQLiteValue)]] = [:]
+        // Per barrier, where it moved the row away to, until it brings it back from there.
+        var movedAwayTo: [Int64: Int64] = [:]
         while let row = try cursor.next() {
             guard try row.decode(at: 1, as: Int64.self) == Kind.update.rawValue else { return true }
             let barrier: Int64 = try row.decode(at: 0)
             let mask: Int64 = try row.decode(at: 2)
+            let (old, new): (Int64, Int64) = (try row.decode(at: 3), try row.decode(at: 4))
+            if old == rowid, new != rowid {
+                movedAwayTo[barrier] = new
+            } else if new == rowid, old != rowid {
+                // Another row came to the key: the row there is another one now.
+                guard movedAwayTo[barrier] == old else { return true }
+                movedAwayTo[barrier] = nil
+            }
             for slot in 0..<slots where mask & (Int64(1) << Int64(slot)) != 0 {
                 if merged.contains(slot) { continue }
-                let old = row[3 + 2 * slot]
-                let new = row[4 + 2 * slot]
+                let old = row[5 + 2 * slot]
+                let new = row[6 + 2 * slot]
                 net[barrier, default: [:]][slot] = (net[barrier]?[slot]?.before ?? old, new)
             }
         }
-        return net.values.contains { $0.values.contains { $0.before != $0.after } }
+        // A row moved away (and not back by the same action): its key changed.
+        return !movedAwayTo.isEmpty
+            || net.values.contains { $0.values.contains { $0.before != $0.after } }
     }
 
     /// Closes to merging the entries a coalescing barrier could still merge into (those with a

@@ -110,6 +110,30 @@ import Testing
         #expect(stack.state.undo == ["Typing", "Typing"])
     }
 
+    /// Another scope that moves the row to another key and another row into its key, in one
+    /// action (a swap of keys), ends the run: the row typed into next is another row, though
+    /// it holds the same text and the key's values net to what they were (model-based test,
+    /// seed 2, step 3106).
+    @Test func anotherScopesSwapOfTheRowsKeyEndsTheRun() throws {
+        let other = try fixture.engine.stack(id: "other")
+        try fixture.execute("INSERT INTO items(id, name) VALUES (2, 'a')")
+        try type("a")
+        try withUndoStack(other) {
+            try undoable("Swap") {
+                try fixture.execute(
+                    """
+                    UPDATE items SET id = 9 WHERE id = 1;
+                    UPDATE items SET id = 1 WHERE id = 2;
+                    UPDATE items SET id = 2 WHERE id = 9;
+                    """)
+            }
+        }
+        try type("b")
+        #expect(stack.state.undo == ["Typing", "Typing"])
+        try stack.undo()
+        #expect(try fixture.rows() == [[1, "a", nil, 0], [2, "a", nil, 0]])
+    }
+
     /// Another scope's undo of the row, made between two keystrokes, ends the run even once that
     /// scope's next action has dropped the undone step (its redo) from history, and with it the
     /// log that showed the undo (model-based test, seed 2, step 14556).
