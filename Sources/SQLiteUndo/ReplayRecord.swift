@@ -56,6 +56,15 @@ struct ReplayRecord {
         }
     }
 
+    /// Moves what the replay means a row to hold with the row, to its new rowid.
+    mutating func moveIntendedColumns(from old: RowKey, to new: RowKey) {
+        guard old != new, let columns = intended.columns[old] else { return }
+        journal?.columns.append((old, columns))
+        journal?.columns.append((new, intended.columns[new]))
+        intended.columns[old] = nil
+        intended.columns[new, default: [:]].merge(columns) { moved, _ in moved }
+    }
+
     /// Starts the journal of one change.
     mutating func beginChange() {
         journal = Journal(conflicts: conflicts.count, writes: writes)
@@ -96,6 +105,9 @@ struct IntendedRows {
     /// The columns (by slot) it sets, with their values as SQL reading them from the log, by
     /// where each row is when it ends; a row's other columns hold what they held before.
     var columns: [RowKey: [Int: String]] = [:]
+
+    /// Whether it changes nothing: every row stays as it was.
+    var isEmpty: Bool { removed.isEmpty && columns.isEmpty }
 }
 
 extension UndoConflict {

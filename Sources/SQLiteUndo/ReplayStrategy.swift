@@ -115,6 +115,11 @@ struct BarrierReplay {
                             inverse: inverse.id, logStart: start
                         ).run()
                     }
+                    // Everything kept: what the replay wrote (rows parked out of the way, and
+                    // what triggers wrote) is set back, and its inverse changes nothing.
+                    if replayer.intended.isEmpty, let start = inverse.logStart(in: engine) {
+                        try UndoLogSchema.deleteLog(of: inverse.id, from: start, db)
+                    }
                     // A reference the replay keeps as it is may have been broken before it
                     // (another program deleted a parent with foreign keys off): not its doing.
                     try foreignKeys.check(replayer.affectedRows, db, ignoring: keeping)

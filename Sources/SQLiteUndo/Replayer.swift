@@ -16,7 +16,7 @@ struct Replayer {
     /// Columns to leave as they are: restoring them would reference a row that is gone.
     let keeping: Set<KeptColumn>
     /// What the replay has done so far (`ReplayRecord`).
-    private var record = ReplayRecord()
+    var record = ReplayRecord()
     var affectedRows: [String: Set<Int64>] { record.affectedRows }
     var conflicts: [UndoConflict] { record.conflicts }
     /// What the replay means the rows it writes to hold when it ends.
@@ -33,17 +33,25 @@ struct Replayer {
     private var freeAtStart: Set<RowKey> = []
     /// Where the rows that the changes move to another rowid, or delete, are when the replay
     /// begins: a rowid they hold is taken only until then.
-    private var leavingRows: Set<RowKey> = []
+    var leavingRows: Set<RowKey> = []
     /// The highest rowid each table's changes put a row back at: a parked row goes above it, so
     /// that it never sits where a row of the replay (or itself) has to go.
-    private var highestTargets: [Int64: Int64] = [:]
+    var highestTargets: [Int64: Int64] = [:]
     /// Rows not to park: parking them led nowhere (see `ParkedRowStuck`).
     var unparkable: Set<RowKey> = []
+    /// Where the rows the replay moved to another rowid are now (parked, or back at their
+    /// original key), by where they were when it began.
+    var moved: [RowKey: Int64] = [:]
     /// Rows moved out of the way of a unique value or a rowid another row of the replay needs
-    /// first: where each is now, by where it was when the replay began.
-    private var parked: [RowKey: Int64] = [:]
-    /// The unique columns (slots) each parked row had set to a placeholder.
-    private var parkedColumns: [RowKey: Set<Int>] = [:]
+    /// first, with the unique columns (slots) each had set to a placeholder; by where they were
+    /// when the replay began. Each goes back at the end (`unparkLeftovers`) where its own
+    /// restore did not take it.
+    var parkedColumns: [RowKey: Set<Int>] = [:]
+    /// The columns (slots) the replay restored of each row, once it goes one column at a time
+    /// or parks a row (what `unparkLeftovers` leaves as restored).
+    var restoredSlots: [RowKey: Set<Int>] = [:]
+    /// Whether the failing changes go one column at a time (the last rounds).
+    private var isSplit = false
 
     /// Whether a text column someone changed since is merged (`UndoEngine.mergeText`).
     let mergesText: (_ table: String, _ column: String) -> Bool
@@ -79,48 +87,64 @@ struct Replayer {
     /// keys), or that would delete a row another change still has to stop referencing, is tried
     /// again after the others. When a round makes no progress, one row in the way is parked (its
     /// unique values set to a placeholder, or its rowid moved to a free one) and the rounds go on;
-    /// when nothing is left to park, rows still referenced are kept, and what still breaks a
-    /// constraint is restored as far as the rules allow (`restoreWhatTheRulesAllow`): an undo
-    /// always makes progress.
+    /// when nothing is left to park, the updates that break a constraint go on one column at a
+    /// time, and in a last round rows still referenced, rowids still taken, and columns that
+    /// still break a constraint are kept (`keepBroken`): an undo always makes progress. Parked
+    /// rows go back at the end where their own restores did not take them (`unparkLeftovers`).
     mutating func revertAll(_ changes: [NetChange]) throws {
         try takeSnapshot(of: changes)
         var remaining = changes
         while !remaining.isEmpty {
-            var failed: [NetChange] = []
-            var lastError: SQLiteError?
+            var failed: [(change: NetChange, error: SQLiteError?)] = []
             for change in remaining {
                 record.beginChange()
                 do {
                     try revert(change)
                 } catch let error as SQLiteError where error.code.primary == .constraint {
                     record.rollBackChange()
-                    failed.append(change)
-                    lastError = error
+                    failed.append((change, error))
                 } catch is StillReferenced {
                     record.rollBackChange()
-                    failed.append(change)
+                    failed.append((change, nil))
                 } catch is RowidTaken {
                     record.rollBackChange()
-                    failed.append(change)
+                    failed.append((change, nil))
                 }
             }
             record.endChange()
             if failed.count == remaining.count {
-                if try failed.contains(where: { try park($0) }) {
-                    remaining = failed
+                if try failed.contains(where: { try park($0.change) }) {
+                    remaining = failed.map(\.change)
                     continue
                 }
-                if isLastRound, let lastError {
-                    // A unique value someone else took fails the undo: the rows may be freed.
-                    if Self.isUniqueness(lastError) { throw lastError }
-                    // No order and no parking helps: their old values break a rule of the
-                    // schema as the rows are now (CHECK, NOT NULL, a trigger's RAISE).
-                    for change in failed { try restoreWhatTheRulesAllow(change) }
-                    return
+                if !isSplit, failed.contains(where: { $0.error != nil }) {
+                    // No order and no parking helps: some old values break a rule of the
+                    // schema as the rows are now (a unique value another row took, CHECK,
+                    // NOT NULL, a trigger's RAISE). Each column of an update goes on its own
+                    // from here: the rest of the row comes back.
+                    isSplit = true
+                    remaining = failed.flatMap { Self.pieces(of: $0.change) }
+                    continue
+                }
+                if isLastRound {
+                    for (change, error) in failed { try keepBroken(change, error) }
+                    break
                 }
                 isLastRound = true
             }
-            remaining = failed
+            remaining = failed.map(\.change)
+        }
+        try unparkLeftovers()
+    }
+
+    /// An update's change one column at a time; any other change whole.
+    private static func pieces(of change: NetChange) -> [NetChange] {
+        guard change.kind == .update else { return [change] }
+        return change.after.keys.sorted().map { slot in
+            var piece = change
+            piece.after = change.after.filter { $0.key == slot }
+            piece.before = change.before.filter { $0.key == slot }
+            return piece
         }
     }
 
@@ -129,41 +153,33 @@ struct Replayer {
         error.code == .uniqueConstraint || error.code == .primaryKeyConstraint
     }
 
-    /// The last resort for a change whose old values break a constraint whatever the order:
-    /// another program wrote a value the schema forbids (a rating of 99 with CHECK constraints
-    /// off, so the undo would write 99 back), or an application's trigger refuses the write.
-    /// Each column of an update is restored on its own where the rules allow; the rest, or a
-    /// whole row that cannot be inserted or deleted, is kept and reported (`.constraint`).
-    private mutating func restoreWhatTheRulesAllow(_ change: NetChange) throws {
-        guard let table = tables[change.tableId] else { return }
-        let pieces =
-            change.kind == .update
-            ? change.after.keys.sorted().map { slot in
-                var piece = change
-                piece.after = change.after.filter { $0.key == slot }
-                piece.before = change.before.filter { $0.key == slot }
-                return piece
-            } : [change]
-        for piece in pieces {
-            record.beginChange()
-            defer { record.endChange() }
-            do {
-                try db.savepoint { try revert(piece) }
-            } catch let error as SQLiteError
-                where error.code.primary == .constraint && !Self.isUniqueness(error)
-            {
-                record.rollBackChange()
-                guard let rowid = piece.currentRowid ?? piece.originalRowid else { continue }
-                touch(table, rowid)
-                let slot = piece.kind == .update ? piece.after.keys.first : nil
-                let column = slot.flatMap { slot in table.columns.first { $0.slot == slot } }
-                record.keep(
-                    UndoConflict(
-                        table: table.name, rowid: rowid, column: column?.name,
-                        kept: try slot.flatMap { try before(rowid, of: table)?[$0] },
-                        reason: .constraint))
-            }
+    /// The last resort for a change (an update: a column) whose old values break a constraint
+    /// whatever the order: another row took a unique value since, another program wrote a value
+    /// the schema forbids (a rating of 99 with CHECK constraints off, so the undo would write 99
+    /// back), or an application's trigger refuses the write. It is kept and reported
+    /// (`.constraint`), with the value it could not restore and, for a unique value, the row
+    /// holding it (`UndoConflict.restoring`, `heldBy`).
+    private mutating func keepBroken(_ change: NetChange, _ error: SQLiteError?) throws {
+        guard let table = tables[change.tableId],
+            let rowid = change.currentRowid ?? change.originalRowid
+        else { return }
+        touch(table, rowid)
+        let slot = change.kind == .update ? change.after.keys.first : nil
+        let column = slot.flatMap { slot in table.columns.first { $0.slot == slot } }
+        // A packed value's fingerprint is not the value: not named.
+        let restoring = slot.flatMap { change.before[$0] }.flatMap { $0.packed ? nil : $0.value }
+        var heldBy: Int64?
+        if let error, Self.isUniqueness(error), let column, let restoring {
+            heldBy = try db.fetchOne(
+                Int64.self,
+                "SELECT rowid FROM \(table.sqlName) WHERE \(column.name.quotedIdentifier) = ? "
+                    + "AND rowid != ? LIMIT 1", [restoring, .integer(now(rowid, of: table))])
         }
+        record.keep(
+            UndoConflict(
+                table: table.name, rowid: rowid, column: column?.name,
+                kept: try slot.flatMap { try before(rowid, of: table)?[$0] },
+                reason: .constraint, restoring: restoring, heldBy: heldBy))
     }
 
     private mutating func revert(_ change: NetChange) throws {
@@ -206,14 +222,14 @@ struct Replayer {
     }
 
     /// The row's values when the replay began, or nil when there was no such row.
-    private func before(_ rowid: Int64, of table: TrackedTable) throws -> [Int: SQLiteValue]? {
+    func before(_ rowid: Int64, of table: TrackedTable) throws -> [Int: SQLiteValue]? {
         if let values = snapshot[RowKey(tableId: table.id, rowid: rowid)] { return values }
         return try row(rowid, of: table)
     }
 
     /// Where a row that was at `rowid` when the replay began is now.
-    private func now(_ rowid: Int64, of table: TrackedTable) -> Int64 {
-        parked[RowKey(tableId: table.id, rowid: rowid)] ?? rowid
+    func now(_ rowid: Int64, of table: TrackedTable) -> Int64 {
+        moved[RowKey(tableId: table.id, rowid: rowid)] ?? rowid
     }
 
     // MARK: Reverting
@@ -350,33 +366,31 @@ struct Replayer {
             if movesRow, case .integer(let target) = before { restoredRowid = target }
         }
         touch(table, restoredRowid)
-        if let parking = parked[RowKey(tableId: table.id, rowid: rowid)] {
-            // A parked row that does not go back to its place would stay where it was parked.
-            let restored = Set(assignments.map(\.slot))
-            let moved = parking != rowid
-            let parkedKeys = parkedColumns[RowKey(tableId: table.id, rowid: rowid)] ?? []
-            if moved && !(aliasSlot(of: table).map(restored.contains) ?? false)
-                || !parkedKeys.isSubset(of: restored)
-            {
-                throw ParkedRowStuck(row: RowKey(tableId: table.id, rowid: rowid))
-            }
-        }
         guard !assignments.isEmpty else { return }
         let set = assignments.map { "\($0.column) = \($0.sql)" }.joined(separator: ", ")
-        guard
-            try write(
-                "UPDATE \(table.sqlName) SET \(set) WHERE rowid = ?",
-                [.integer(now(rowid, of: table))])
+        let key = RowKey(tableId: table.id, rowid: rowid)
+        let at = now(rowid, of: table)
+        guard try write("UPDATE \(table.sqlName) SET \(set) WHERE rowid = ?", [.integer(at)])
         else {
             for slot in assignments.map(\.slot) {
                 record.keep(.skippedByATrigger(table, rowid, slot: slot, kept: current[slot]))
             }
             return
         }
-        // Merged: a change restored column by column (`restoreWhatTheRulesAllow`) comes here
-        // once per column.
+        if restoredRowid != rowid {
+            moved[key] = restoredRowid
+            // What earlier pieces of the row meant goes with it.
+            record.moveIntendedColumns(
+                from: RowKey(tableId: table.id, rowid: at),
+                to: RowKey(tableId: table.id, rowid: restoredRowid))
+        }
+        if isSplit || parkedColumns[key] != nil {
+            restoredSlots[key, default: []].formUnion(assignments.map(\.slot))
+        }
+        // Merged: a change restored column by column (the last rounds) comes here once per
+        // column.
         record.setIntendedColumns(
-            RowKey(tableId: table.id, rowid: restoredRowid),
+            RowKey(tableId: table.id, rowid: now(rowid, of: table)),
             Dictionary(assignments.map { ($0.slot, $0.sql) }, uniquingKeysWith: { $1 }),
             merging: true)
     }
@@ -384,73 +398,10 @@ struct Replayer {
     /// Runs one statement of the replay that writes one row. Returns false when it wrote
     /// nothing: an application's trigger skipped the row (`RAISE(IGNORE)`).
     @discardableResult
-    private mutating func write(_ sql: String, _ arguments: [SQLiteValue]) throws -> Bool {
+    mutating func write(_ sql: String, _ arguments: [SQLiteValue]) throws -> Bool {
         try db.executeReplay(sql, arguments)
         record.noteWrites(db.changesCount)
         return db.changesCount > 0
-    }
-
-    // MARK: Rows in the way
-
-    /// Whether the row at `rowid` is one this replay moves elsewhere or deletes (its rowid is
-    /// taken only until then).
-    private func isMovedByThisReplay(_ rowid: SQLiteValue, in table: TrackedTable) -> Bool {
-        guard case .integer(let rowid) = rowid else { return false }
-        let key = RowKey(tableId: table.id, rowid: rowid)
-        return leavingRows.contains(key) && parked[key] == nil
-    }
-
-    /// Moves the row of a failed update out of the way of the others: to a free rowid when its
-    /// change moves it, and with its unique columns that the change restores set to a value no
-    /// other row has. Returns false when the change has nothing to park or was parked already.
-    private mutating func park(_ change: NetChange) throws -> Bool {
-        guard change.kind == .update, let table = tables[change.tableId],
-            let rowid = change.currentRowid
-        else { return false }
-        let key = RowKey(tableId: table.id, rowid: rowid)
-        guard parked[key] == nil, !unparkable.contains(key) else { return false }
-        let unique = uniqueColumns(of: table)
-        // Only what the change will restore: a column someone else changed since stays as it is.
-        let current = try before(rowid, of: table) ?? [:]
-        let restored = table.columns.filter { column in
-            guard let left = change.after[column.slot],
-                let before = change.before[column.slot]?.value
-            else { return false }
-            return current[column.slot] == left && left != before
-        }
-        let keys = restored.filter { unique.contains($0.name.lowercased()) }
-        let moves = restored.contains { $0.name == table.rowidAlias }
-        guard moves || !keys.isEmpty else { return false }
-        var free = rowid
-        if moves {
-            let highest = try db.fetchOne(Int64.self, "SELECT max(rowid) FROM \(table.sqlName)")
-            free = max(highest ?? rowid, highestTargets[table.id] ?? rowid) + 1
-        }
-        // A placeholder for the key columns: NULL where allowed, else bytes no other row holds.
-        for placeholder in keys.isEmpty ? ["NULL"] : ["NULL", "randomblob(16)"] {
-            var set = keys.map { "\($0.name.quotedIdentifier) = \(placeholder)" }
-            if moves { set.append("rowid = \(free)") }
-            do {
-                try write(
-                    "UPDATE \(table.sqlName) SET \(set.joined(separator: ", ")) WHERE rowid = ?",
-                    [.integer(rowid)])
-                parked[key] = free
-                parkedColumns[key] = Set(keys.map(\.slot))
-                return true
-            } catch let error as SQLiteError where error.code.primary == .constraint {
-                continue
-            }
-        }
-        return false
-    }
-
-    /// The columns of the table's unique keys, lowercased.
-    private func uniqueColumns(of table: TrackedTable) -> Set<String> {
-        Set(table.uniqueKeys.joined().map { $0.lowercased() })
-    }
-
-    private func aliasSlot(of table: TrackedTable) -> Int? {
-        table.columns.first { $0.name == table.rowidAlias }?.slot
     }
 
     // MARK: Reading

@@ -383,8 +383,10 @@ public final class UndoEngine: Sendable {
     /// wrote that row and column, when it left exactly the value kept; nil when it left another
     /// value (a later write outside any barrier made the kept one) or no recorded action wrote it
     /// (see `UndoLogSchema.lastWriter`). A whole row kept is the work of the last barrier that
-    /// touched it. Runs only when there are conflicts; it reads the table's log from its end back
-    /// to the writer (the whole log, bounded by the stacks' levels, only when none is found).
+    /// touched it. A unique value that could not be put back because another row holds it is
+    /// the work of the stack that gave that row the value. Runs only when there are conflicts;
+    /// it reads the table's log from its end back to the writer (the whole log, bounded by the
+    /// stacks' levels, only when none is found).
     func attribute(_ conflicts: [UndoConflict], replaying barrier: Int64, _ db: Database) throws
         -> [UndoConflict]
     {
@@ -395,7 +397,24 @@ public final class UndoEngine: Sendable {
                 return conflict
             }
             var attributed = conflict
-            if let slot = table.columns.first(where: { $0.name == conflict.column })?.slot {
+            if let slot = table.columns.first(where: { $0.name == conflict.column })?.slot,
+                let heldBy = conflict.heldBy, let taken = conflict.restoring
+            {
+                // A unique value another row took: the stack that gave that row the value, or,
+                // when the action being replayed did (that row stays: it was kept), the stack
+                // that changed that row since.
+                let writer = try UndoLogSchema.lastWriter(
+                    ofTable: table.id, rowid: heldBy, slot: slot, db)
+                if let writer, writer.left(taken) {
+                    attributed.keptFrom =
+                        replayed.contains(writer.barrier)
+                        ? try UndoLogSchema.latestStack(
+                            touching: table.id, rowid: heldBy, except: replayed, db)
+                        : writer.stackID
+                } else {
+                    attributed.keptFrom = nil
+                }
+            } else if let slot = table.columns.first(where: { $0.name == conflict.column })?.slot {
                 let writer = try UndoLogSchema.lastWriter(
                     ofTable: table.id, rowid: conflict.rowid, slot: slot, db)
                 // The action being replayed left it: a value it cannot take back (a reference

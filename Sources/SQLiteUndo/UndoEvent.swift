@@ -57,7 +57,8 @@ public struct UndoConflict: Sendable, Equatable, CustomStringConvertible {
 
     /// The table.
     public let table: String
-    /// The row.
+    /// The row, by its rowid when the undo or redo began (one it moves back to another rowid
+    /// is named where it was).
     public let rowid: Int64
     /// The column kept, or nil when the whole row was kept (a row changed since it was inserted,
     /// re-created since it was deleted, or deleted since it was updated).
@@ -69,10 +70,16 @@ public struct UndoConflict: Sendable, Equatable, CustomStringConvertible {
     public var keptFrom: String?
     /// Why it was kept.
     public var reason: Reason
+    /// The value the undo or redo could not put back (a `.constraint` conflict of a column):
+    /// a unique value another row holds now, or one the schema forbids.
+    public let restoring: SQLiteValue?
+    /// The row holding the unique value that could not be put back (`restoring`); `keptFrom`
+    /// then names the stack whose change gave that row the value.
+    public let heldBy: Int64?
 
     public init(
         table: String, rowid: Int64, column: String?, kept: SQLiteValue?, keptFrom: String? = nil,
-        reason: Reason = .changedSince
+        reason: Reason = .changedSince, restoring: SQLiteValue? = nil, heldBy: Int64? = nil
     ) {
         self.table = table
         self.rowid = rowid
@@ -80,11 +87,16 @@ public struct UndoConflict: Sendable, Equatable, CustomStringConvertible {
         self.kept = kept
         self.keptFrom = keptFrom
         self.reason = reason
+        self.restoring = restoring
+        self.heldBy = heldBy
     }
 
     public var description: String {
-        if let column { return "kept \(table).\(column) of row \(rowid)" }
-        return "kept row \(rowid) of \(table)"
+        guard let column else { return "kept row \(rowid) of \(table)" }
+        if let heldBy, let restoring {
+            return "kept \(table).\(column) of row \(rowid): row \(heldBy) holds \(restoring) now"
+        }
+        return "kept \(table).\(column) of row \(rowid)"
     }
 }
 

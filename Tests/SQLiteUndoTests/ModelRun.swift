@@ -282,7 +282,9 @@ struct ModelRun {
         do {
             let event = try undoing ? stack.undo() : stack.redo()
             if expected == .failed {
-                note("\(verb) succeeded where the model's would break UNIQUE(code)")
+                note(
+                    "\(verb) succeeded where the model's would break UNIQUE(code), keeping "
+                        + "\(event?.conflicts ?? [])")
             } else if (event == nil) != (expected == .nothing) {
                 note("\(verb) returned \(event == nil ? "nil" : "an event"), model: \(expected)")
             }

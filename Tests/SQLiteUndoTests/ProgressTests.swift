@@ -59,7 +59,8 @@ import Testing
         #expect(
             first?.conflicts == [
                 UndoConflict(
-                    table: "items", rowid: 1, column: "rating", kept: 3, reason: .constraint)
+                    table: "items", rowid: 1, column: "rating", kept: 3, reason: .constraint,
+                    restoring: 99)
             ])
         #expect(try fixture.rows() == [[1, "second", 3]])
         #expect(stack.undoActionName == "Rename")

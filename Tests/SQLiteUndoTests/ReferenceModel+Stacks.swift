@@ -8,7 +8,8 @@ extension ReferenceModel {
         /// Nothing to replay.
         case nothing
         case replayed
-        /// It would break the UNIQUE `code` of `t`: nothing changes, and the engine throws.
+        /// It would break the UNIQUE `code` of `t` whatever it keeps: nothing changes, and the
+        /// engine throws.
         case failed
     }
 
@@ -106,14 +107,9 @@ extension ReferenceModel {
         let list = (undoing ? undo[stack] : redo[stack]) ?? []
         guard let index = list.lastIndex(where: { !$0.isOpen }) else { return .nothing }
         let record = list[index]
-        let saved = tables
         var inverse: BarrierRecord? = BarrierRecord(
             name: record.name, id: inverseID, isInverse: true, action: record.actionID)
-        revert(record, into: &inverse)
-        if hasDuplicateCodes() {
-            tables = saved
-            return .failed
-        }
+        guard revertKeepingTakenCodes(record, into: &inverse) != nil else { return .failed }
         if undoing { undo[stack]?.remove(at: index) } else { redo[stack]?.remove(at: index) }
         coalescible[stack] = nil
         guard let inverse, inverse.wrote else { return .replayed }
@@ -149,13 +145,11 @@ extension ReferenceModel {
         let registered = undo[owner, default: []].filter { !$0.isOpen }
         guard registered.indices.contains(depth) else { return nil }
         let step = registered[registered.count - 1 - depth]
-        let saved = tables
         var record: BarrierRecord? = BarrierRecord(name: "Take back \(step.name)", id: recordID)
-        let kept = revert(step, into: &record)
+        let kept = revertKeepingTakenCodes(step, into: &record)
         guard let record else { return nil }
-        if hasDuplicateCodes() {
-            tables = saved
-            return TakeBack(outcome: .failed, step: step, record: record, kept: kept)
+        guard let kept else {
+            return TakeBack(outcome: .failed, step: step, record: record, kept: [])
         }
         coalescible[taker] = nil
         if record.wrote {
@@ -167,14 +161,81 @@ extension ReferenceModel {
         return TakeBack(outcome: .replayed, step: step, record: record, kept: kept)
     }
 
-    /// Whether two rows of `t` hold the same non-NULL `code`.
-    private func hasDuplicateCodes() -> Bool {
-        var seen: Set<SQLiteValue> = []
-        for row in tables["t", default: [:]].values {
-            guard let code = row.values["code"], code != .null else { continue }
-            if !seen.insert(code).inserted { return true }
+    /// Reverts `record` (see `revert`), keeping each `code` of `t` it would put back that
+    /// another row holds now, one whose code the replay does not write (or keeps): the column
+    /// stays as it is (the row's other columns are restored), and a deleted row holding it is
+    /// not brought back. Returns the columns kept as changed since, or nil, with nothing
+    /// changed, when the replay breaks UNIQUE(code) however that is done.
+    private mutating func revertKeepingTakenCodes(
+        _ record: BarrierRecord, into inverse: inout BarrierRecord?
+    ) -> Set<KeptCell>? {
+        let saved = tables
+        let fresh = inverse
+        var keeping = TakenCodes()
+        while true {
+            let reverted = revert(record, into: &inverse, keeping: keeping)
+            guard let duplicates = duplicateCodes() else { return reverted.kept }
+            let more = takenCodes(among: duplicates, written: reverted.codesWritten)
+            tables = saved
+            inverse = fresh
+            guard !more.isEmpty, !keeping.contains(more) else { return nil }
+            keeping.formUnion(more)
         }
-        return false
+    }
+
+    /// What `revert` leaves as it is: columns of updated rows (by their keys when the replay
+    /// began), and deleted rows it does not bring back (by their original keys).
+    struct TakenCodes {
+        var cells: Set<KeptCell> = []
+        var rows: Set<RowKey> = []
+
+        var isEmpty: Bool { cells.isEmpty && rows.isEmpty }
+        func contains(_ other: TakenCodes) -> Bool {
+            other.cells.isSubset(of: cells) && other.rows.isSubset(of: rows)
+        }
+        mutating func formUnion(_ other: TakenCodes) {
+            cells.formUnion(other.cells)
+            rows.formUnion(other.rows)
+        }
+    }
+
+    /// What `revert` did: the columns it kept as changed since, and the rows of `t` whose code
+    /// it wrote, by where each is when it ends, with how `TakenCodes` names each and when the
+    /// barrier last changed that row (the engine reverts the most recently changed rows first).
+    struct Reverted {
+        var kept: Set<KeptCell> = []
+        var codesWritten: [Int64: (codes: TakenCodes, lastTouch: Int)] = [:]
+    }
+
+    /// The rowids of `t` sharing each non-NULL `code` held twice or more, or nil when none is.
+    private func duplicateCodes() -> [[Int64]]? {
+        var holders: [SQLiteValue: [Int64]] = [:]
+        for (rowid, row) in tables["t", default: [:]] {
+            guard let code = row.values["code"], code != .null else { continue }
+            holders[code, default: []].append(rowid)
+        }
+        let shared = holders.values.filter { $0.count > 1 }
+        return shared.isEmpty ? nil : shared
+    }
+
+    /// For each group of rows sharing a code, where a row whose code the replay did not write
+    /// holds it: the others, which the replay gave that code, keep theirs (or, re-inserted, are
+    /// left out). Where the replay gave the code to every row of the group (its own old values
+    /// collide: a step replayed inside it took the code in between), the row it reverts first,
+    /// the one the barrier changed last, takes the code, and the others keep theirs.
+    private func takenCodes(
+        among duplicates: [[Int64]], written: [Int64: (codes: TakenCodes, lastTouch: Int)]
+    ) -> TakenCodes {
+        var taken = TakenCodes()
+        for rowids in duplicates {
+            let first =
+                rowids.contains { written[$0] == nil }
+                ? nil : rowids.max { written[$0]!.lastTouch < written[$1]!.lastTouch }
+            for rowid in rowids where rowid != first {
+                written[rowid].map { taken.formUnion($0.codes) }
+            }
+        }
+        return taken
     }
 
     /// Reverts a barrier's net change where it is still this barrier's: first the rows it
@@ -182,9 +243,10 @@ extension ReferenceModel {
     /// swapped keys swap back), then the rows it deleted come back. Returns the columns of
     /// updated rows it kept (see `revertUpdates`).
     @discardableResult
-    private mutating func revert(_ record: BarrierRecord, into inverse: inout BarrierRecord?)
-        -> Set<KeptCell>
-    {
+    private mutating func revert(
+        _ record: BarrierRecord, into inverse: inout BarrierRecord?,
+        keeping taken: TakenCodes = TakenCodes()
+    ) -> Reverted {
         let changes = record.changes.filter(Self.isEffective)
         for change in changes.reversed() {
             guard change.original == nil, let rowid = change.current,
@@ -193,15 +255,23 @@ extension ReferenceModel {
             else { continue }
             delete(change.table, rowid, in: &inverse)
         }
-        let kept = revertUpdates(
-            changes.filter { $0.original != nil && $0.current != nil }, into: &inverse)
+        var reverted = revertUpdates(
+            changes.filter { $0.original != nil && $0.current != nil }, into: &inverse,
+            keeping: taken.cells)
         for change in changes.reversed() {
             guard let rowid = change.original, change.current == nil,
-                row(change.table, rowid) == nil, let before = change.fullBefore
+                row(change.table, rowid) == nil, let before = change.fullBefore,
+                !taken.rows.contains(RowKey(table: change.table, rowid: rowid))
             else { continue }
             insert(change.table, rowid, complete(before, change.table), into: &inverse)
+            if change.table == "t" {
+                reverted.codesWritten[rowid] = (
+                    TakenCodes(rows: [RowKey(table: change.table, rowid: rowid)]),
+                    change.lastTouch
+                )
+            }
         }
-        return kept
+        return reverted
     }
 
     /// A row recorded before a migration added columns, with their defaults.
@@ -213,14 +283,15 @@ extension ReferenceModel {
     /// original keys (when free once every moving row has left its place), all at once. Returns
     /// the columns kept: those holding neither the value the barrier left nor the one before it
     /// (by the rows' keys when the replay began).
-    private mutating func revertUpdates(_ changes: [RowChange], into inverse: inout BarrierRecord?)
-        -> Set<KeptCell>
-    {
+    private mutating func revertUpdates(
+        _ changes: [RowChange], into inverse: inout BarrierRecord?, keeping taken: Set<KeptCell>
+    ) -> Reverted {
         struct Restore {
             var table: String
             var from: Int64
             var to: Int64
             var set: Values
+            var lastTouch: Int
         }
         var restores: [Restore] = []
         var kept: Set<KeptCell> = []
@@ -230,7 +301,10 @@ extension ReferenceModel {
             else { continue }
             var set: Values = [:]
             for (column, left) in change.after {
-                guard let before = change.before[column], before != left else { continue }
+                guard let before = change.before[column], before != left,
+                    !taken.contains(
+                        KeptCell(row: RowKey(table: change.table, rowid: rowid), column: column))
+                else { continue }
                 if current[column] == left {
                     set[column] = before
                 } else if current[column] != before {
@@ -248,7 +322,10 @@ extension ReferenceModel {
                 }
                 set = [:]
             }
-            restores.append(Restore(table: change.table, from: rowid, to: original, set: set))
+            restores.append(
+                Restore(
+                    table: change.table, from: rowid, to: original, set: set,
+                    lastTouch: change.lastTouch))
         }
         // A row stays where it is when its original key holds a row that does not move away.
         let leaving = Set(
@@ -280,6 +357,7 @@ extension ReferenceModel {
                 restore.table, restore.from, to: Int64.min + Int64(index), set: restore.set,
                 in: &inverse)
         }
+        var reverted = Reverted(kept: kept)
         for (index, restore) in restores.enumerated() {
             if restore.from != restore.to {
                 update(
@@ -288,7 +366,16 @@ extension ReferenceModel {
                 update(
                     restore.table, restore.from, to: restore.from, set: restore.set, in: &inverse)
             }
+            if restore.table == "t", restore.set["code"] != nil {
+                reverted.codesWritten[restore.to] = (
+                    TakenCodes(
+                        cells: [
+                            KeptCell(row: RowKey(table: "t", rowid: restore.from), column: "code")
+                        ]),
+                    restore.lastTouch
+                )
+            }
         }
-        return kept
+        return reverted
     }
 }

@@ -53,6 +53,7 @@ struct ReferenceModel {
         var after: Values = [:]  // last value written to each column
         var fullBefore: Values?  // the whole original row (for a delete)
         var fullAfter: Values?  // the whole row as inserted (for an insert)
+        var lastTouch = 0  // the sequence of the barrier's last change to the row
     }
 
     struct BarrierRecord {
@@ -132,6 +133,7 @@ struct ReferenceModel {
             // deleted then inserted again at the same rowid: an update from the original
             record.changes[index].current = rowid
             record.changes[index].fullAfter = values
+            record.changes[index].lastTouch = sequence
             for (column, value) in values {
                 record.changes[index].before[column] = record.changes[index].fullBefore?[column]
                 record.changes[index].after[column] = value
@@ -139,7 +141,9 @@ struct ReferenceModel {
         } else {
             record.byRow[key] = record.changes.count
             record.changes.append(
-                RowChange(table: table, original: nil, current: rowid, fullAfter: values))
+                RowChange(
+                    table: table, original: nil, current: rowid, fullAfter: values,
+                    lastTouch: sequence))
         }
         barrier = record
     }
@@ -202,6 +206,7 @@ struct ReferenceModel {
             }
         }
         change.current = newRowid
+        change.lastTouch = sequence
         record.changes[index] = change
         record.byRow[RowKey(table: table, rowid: newRowid)] = index
         barrier = record
@@ -224,12 +229,15 @@ struct ReferenceModel {
                 for (column, value) in change.before { original[column] = value }
                 change.fullBefore = original
                 change.current = nil
+                change.lastTouch = sequence
                 record.changes[index] = change
             }
         } else {
             record.byRow[key] = record.changes.count
             record.changes.append(
-                RowChange(table: table, original: rowid, current: nil, fullBefore: old))
+                RowChange(
+                    table: table, original: rowid, current: nil, fullBefore: old,
+                    lastTouch: sequence))
         }
         barrier = record
     }

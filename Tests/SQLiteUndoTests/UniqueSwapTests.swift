@@ -166,14 +166,75 @@ import Testing
             try fixture.rows("slots") == [[1, "r", "one"], [2, "y", "two"], [3, "z", "three"]])
     }
 
-    @Test func aUniqueValueSomeoneElseTookFailsTheUndoAndChangesNothing() throws {
-        try change("UPDATE slots SET code = 'q' WHERE id = 1")
-        // Someone else takes the old value 'x' for another row.
-        try fixture.execute("UPDATE slots SET code = 'x' WHERE id = 2")
-        #expect(throws: UndoError.self) { try fixture.engine.defaultStack.undo() }
+    /// Another stack took the unique value the undo would put back: the undo keeps it with the
+    /// row that holds it and the stack that gave it that value, restores the rest of the step,
+    /// and the steps beneath it undo.
+    @Test func aUniqueValueAnotherRowTookIsKeptAndTheRestUndone() throws {
+        let stack = fixture.engine.defaultStack
+        try undoable("Relabel") { try fixture.execute("UPDATE slots SET label = 'first'") }
+        try change("UPDATE slots SET code = 'q', label = 'moved' WHERE id = 1")
+        let theirs = try fixture.engine.stack(id: "theirs")
+        try withUndoStack(theirs) {
+            try undoable("Take x") {
+                try fixture.execute("UPDATE slots SET code = 'x' WHERE id = 2")
+            }
+        }
+        let undo = try #require(try stack.undo())
+        let kept = UndoConflict(
+            table: "slots", rowid: 1, column: "code", kept: "q", keptFrom: "theirs",
+            reason: .constraint, restoring: "x", heldBy: 2)
+        #expect(undo.conflicts == [kept])
+        #expect(kept.description == "kept slots.code of row 1: row 2 holds 'x' now")
+        #expect(
+            try fixture.rows("slots")
+                == [[1, "q", "first"], [2, "x", "first"], [3, "z", "first"]])
+        #expect(stack.state.undo == ["Relabel"])
+        #expect(try stack.undo()?.conflicts == [])
         #expect(
             try fixture.rows("slots") == [[1, "q", "one"], [2, "x", "two"], [3, "z", "three"]])
-        #expect(fixture.engine.defaultStack.state.undo == ["Reorder"])
+        // Redo gives back what the undos took: the labels (the code never left q).
+        try withUndoStack(theirs) { _ = try theirs.undo() }
+        _ = try stack.redo()
+        _ = try stack.redo()
+        #expect(
+            try fixture.rows("slots")
+                == [[1, "q", "moved"], [2, "y", "first"], [3, "z", "first"]])
+    }
+
+    /// A unique value another row holds, on a row whose key the step swapped: the value is
+    /// kept (named where the row was when the undo began), the keys swap back.
+    @Test func aTakenValueIsKeptOnARowWhoseSwappedKeySwapsBack() throws {
+        let stack = fixture.engine.defaultStack
+        try change(
+            """
+            INSERT INTO slots VALUES (4, 'w', 'four');
+            UPDATE slots SET code = 'tmp' WHERE id = 4;
+            UPDATE slots SET code = 'w' WHERE id = 1;
+            UPDATE slots SET code = 'x' WHERE id = 4;
+            UPDATE slots SET id = 9 WHERE id = 1;
+            UPDATE slots SET id = 1 WHERE id = 2;
+            UPDATE slots SET id = 2 WHERE id = 9;
+            """)
+        #expect(
+            try fixture.rows("slots")
+                == [[1, "y", "two"], [2, "w", "one"], [3, "z", "three"], [4, "x", "four"]])
+        let theirs = try fixture.engine.stack(id: "theirs")
+        try withUndoStack(theirs) {
+            try undoable("Label") {
+                try fixture.execute("UPDATE slots SET label = 'theirs' WHERE id = 4")
+            }
+        }
+        let undo = try #require(try stack.undo())
+        #expect(
+            undo.conflicts == [
+                UndoConflict(table: "slots", rowid: 4, column: nil, kept: nil, keptFrom: "theirs"),
+                UndoConflict(
+                    table: "slots", rowid: 2, column: "code", kept: "w", keptFrom: "theirs",
+                    reason: .constraint, restoring: "x", heldBy: 4),
+            ])
+        #expect(
+            try fixture.rows("slots")
+                == [[1, "w", "one"], [2, "y", "two"], [3, "z", "three"], [4, "x", "theirs"]])
     }
 
     @Test func aKeySomeoneElseTookIsKeptAsAConflict() throws {
