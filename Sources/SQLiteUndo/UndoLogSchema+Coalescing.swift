@@ -9,7 +9,8 @@ extension UndoLogSchema {
     /// since `top` last did (an undo or redo of another stack included: one that flipped an
     /// entry is placed in the log's order by its `flippedAt`), or a value the barrier found is
     /// not the one `top` left in that column (a write outside any barrier), or an entry that
-    /// has left history since did (`closedToMerging`). Merging then would make one undo take
+    /// has left history since did (`mergeBreaks`; or the run ended: `closedToMerging`). Merging
+    /// then would make one undo take
     /// back that change too. Changes to the merged text cells in `ignoring` (slots by table id)
     /// do not count: `rebaseRun` takes them in.
     static func changedByOthers(
@@ -19,6 +20,11 @@ extension UndoLogSchema {
         let closed = try db.fetchOne(
             Int.self, "SELECT closedToMerging FROM \(barriers) WHERE id = ?", [.integer(top)])
         if closed == 1 { return true }
+        let breaks = Set(
+            try db.fetchAll(
+                Row.self, "SELECT tableId, rowid FROM \(mergeBreaks) WHERE entry = ?",
+                [.integer(top)]
+            ).map { RowRef(table: try $0.decode(at: 0), rowid: try $0.decode(at: 1)) })
         let slots = try slotCount(db)
         let rows = try db.fetchAll(
             Row.self,
@@ -33,6 +39,7 @@ extension UndoLogSchema {
             guard let topsLastTouch = try row.decode(at: 2, as: Int64?.self) else { continue }
             let table: Int64 = try row.decode(at: 0)
             let rowid: Int64 = try row.decode(at: 1)
+            if breaks.contains(RowRef(table: table, rowid: rowid)) { return true }
             if try changedByOtherBarriers(
                 table, rowid, after: topsLastTouch, before: first, except: (top, barrier),
                 slots: slots, ignoring: merged[table] ?? [], db)
@@ -129,39 +136,41 @@ extension UndoLogSchema {
             || net.values.contains { $0.values.contains { $0.before != $0.after } }
     }
 
-    /// Closes to merging the entries a coalescing barrier could still merge into (those with a
+    /// Notes, for the entries a coalescing barrier could still merge into (those with a
     /// coalescing key not yet closed: the last registered of their stack, or one an engine left
-    /// open when it closed) whose rows the entries `ids`, about to leave history with their log,
-    /// changed after them: `changedByOthers` could no longer see it. Reads the log of an entry
-    /// only when it took effect after some such entry began.
-    /// Log rows that only updated cells of `takenIn` (slots by table id) close nothing: a run
-    /// takes in others' changes to those by their values (`rebaseRun`), which stay in the file.
+    /// open when it closed), the rows that the entries `ids`, about to leave history with their
+    /// log, changed after them (`mergeBreaks`): `changedByOthers` could no longer see it, and a
+    /// typing step that writes such a row no longer merges (one that writes other rows still
+    /// does). Reads the log of an entry only when it took effect after some such entry began.
+    /// Log rows that only updated cells of `takenIn` (slots by table id) count for nothing: a
+    /// run takes in others' changes to those by their values (`rebaseRun`), which stay in the
+    /// file.
     static func closeMerging(
         intoEntriesChangedBy ids: [Int64], takingIn takenIn: [Int64: [Int: TakenIn]] = [:],
         _ db: Database
     ) throws {
-        var open = try entriesOpenToMerging(db).filter { !ids.contains($0.id) }
+        let open = try entriesOpenToMerging(db).filter { !ids.contains($0.id) }
         guard let earliest = open.map(\.firstSeq).min() else { return }
-        var closed: [Int64] = []
         for id in ids {
             let tookEffect = try db.fetchOne(
                 Double.self, "SELECT coalesce(flippedAt, lastSeq) FROM \(barriers) WHERE id = ?",
                 [.integer(id)])
-            guard let tookEffect, tookEffect > Double(earliest), !open.isEmpty else { continue }
-            for change in try rowsChanged(byEntry: id, ignoring: takenIn, db) where !open.isEmpty {
-                let changed = open.filter { entry in
-                    entry.lastTouches[change.row].map { Double($0) < change.at } ?? false
+            guard let tookEffect, tookEffect > Double(earliest) else { continue }
+            for change in try rowsChanged(byEntry: id, ignoring: takenIn, db) {
+                for entry in open
+                where entry.lastTouches[change.row].map({ Double($0) < change.at }) ?? false {
+                    try db.execute(
+                        """
+                        INSERT OR IGNORE INTO \(mergeBreaks)(entry, tableId, rowid)
+                        VALUES (?, ?, ?)
+                        """,
+                        [
+                            .integer(entry.id), .integer(change.row.table),
+                            .integer(change.row.rowid),
+                        ])
                 }
-                closed += changed.map(\.id)
-                open.removeAll { entry in changed.contains { $0.id == entry.id } }
             }
         }
-        guard !closed.isEmpty else { return }
-        try db.execute(
-            """
-            UPDATE \(barriers) SET closedToMerging = 1
-            WHERE id IN (SELECT value FROM json_each(?))
-            """, [.text(closed.jsonArray)])
     }
 
     /// The rows the log of the entry `id` changed, each with when it last did (the entry's

@@ -128,6 +128,8 @@ extension UndoLogSchema {
                     retired = try retireMoves(of: id, db) || retired
                     try db.execute("DELETE FROM \(log) WHERE \(filedRows())", [.integer(id)])
                     try db.execute("DELETE FROM \(barriers) WHERE id = ?", [.integer(id)])
+                    try db.execute(
+                        "DELETE FROM \(mergeBreaks) WHERE entry = ?", [.integer(id)])
                 }
                 ids = try superseded(by: ids, db)
             }

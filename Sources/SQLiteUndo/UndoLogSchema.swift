@@ -28,9 +28,12 @@ import SQLiteDatabase
 ///   superseded by the replay's inverse (`supersededBy`, and `keptByReplay` when that replay
 ///   kept some of its changes): on no list, its log kept for `lastWriter` until the entry that
 ///   took its place goes. The redo entries a new action replaces are superseded by it as soon
-///   as it is filed, while its block still runs (`setAside`). `closedToMerging`: a typing step may no longer merge into the entry
-///   (its run ended, or another change to its rows left history with its log; the entries
-///   still open to merging are indexed). `packed`: whether some of its log rows may be packed.
+///   as it is filed, while its block still runs (`setAside`). `closedToMerging`: a typing step
+///   may no longer merge into the entry (its run ended; the entries still open to merging are
+///   indexed). `packed`: whether some of its log rows may be packed.
+/// - `sqliteundo_merge_breaks`: rows of entries still open to merging that another change,
+///   since gone from history with its log, changed after them: a typing step that writes one
+///   of them no longer merges into the entry (see `closeMerging`).
 ///
 /// Why a span and not an index on `barrier`: the index costs a second b-tree insert for every
 /// captured row (a fifth of a bulk capture) and a lookup per row when reading; a span reads the
@@ -43,6 +46,7 @@ enum UndoLogSchema {
     static let tables = "sqliteundo_tables"
     static let columns = "sqliteundo_columns"
     static let retiredMoves = "sqliteundo_retired_moves"
+    static let mergeBreaks = "sqliteundo_merge_breaks"
 
     enum Kind: Int64 {
         case insert = 1
@@ -77,6 +81,7 @@ enum UndoLogSchema {
         migrator.registerMigration("sqliteundo-11-retired-arrivals", retireArrivalsAndDepartures)
         migrator.registerMigration("sqliteundo-12-packed-changes", addPacking)
         migrator.registerMigration("sqliteundo-13-steps", addSteps)
+        migrator.registerMigration("sqliteundo-14-merge-breaks", addMergeBreaks)
         return migrator
     }
 
@@ -231,6 +236,17 @@ enum UndoLogSchema {
             """
             CREATE INDEX IF NOT EXISTS \(barriers)_openToMerging ON \(barriers)(stackId)
                 WHERE coalescingKey IS NOT NULL AND closedToMerging = 0
+            """)
+    }
+
+    /// The rows of entries a typing step may still merge into that an entry which left
+    /// history, with its log, changed after them (see `closeMerging`).
+    private static func addMergeBreaks(_ db: Database) throws {
+        try db.execute(
+            """
+            CREATE TABLE IF NOT EXISTS \(mergeBreaks) (
+                entry INTEGER NOT NULL, tableId INTEGER NOT NULL, rowid INTEGER NOT NULL,
+                PRIMARY KEY (entry, tableId, rowid)) WITHOUT ROWID
             """)
     }
 

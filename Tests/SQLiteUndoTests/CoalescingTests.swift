@@ -200,6 +200,58 @@ import Testing
         #expect(try fixture.rows() == [[1, "", 0], [2, "", 0], [3, nil, 0]])
     }
 
+    /// Another scope's action that changed a row the run wrote (a parent its trigger touched)
+    /// and then left history ends the run only for keystrokes that write that row: the next one,
+    /// whose trigger finds the parent's time as it is, still merges (model-based test, seed 9,
+    /// step 17500).
+    @Test func aDroppedChangeToAnotherRowOfTheRunLeavesTheRunOpen() throws {
+        let fixture = try Fixture(
+            schema: """
+                CREATE TABLE clock(now INTEGER);
+                INSERT INTO clock VALUES (1);
+                CREATE TABLE parents(id INTEGER PRIMARY KEY, modifiedAt INTEGER);
+                INSERT INTO parents VALUES (1, 0), (2, 0);
+                CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT, parentId INTEGER);
+                INSERT INTO items VALUES (1, '', 1), (2, '', 1), (3, '', 2);
+                CREATE TRIGGER items_touch_parent AFTER UPDATE ON items BEGIN
+                    UPDATE parents SET modifiedAt = (SELECT now FROM clock)
+                    WHERE id = NEW.parentId;
+                END;
+                """, tables: ["parents", "items"])
+        let typing = fixture.engine.defaultStack
+        let other = try fixture.engine.stack(id: "other")
+        other.levelsOfUndo = 1
+        func type(_ text: String) throws {
+            try withUndoStack(typing) {
+                try undoable("Typing", coalescing: "name") {
+                    try fixture.execute(
+                        "UPDATE items SET name = name || ? WHERE id = 1", [.text(text)])
+                }
+            }
+        }
+        func edit(_ id: Int64, _ name: String) throws {
+            try withUndoStack(other) {
+                try undoable("Edit") {
+                    try fixture.execute(
+                        "UPDATE items SET name = ? WHERE id = ?", [.text(name), .integer(id)])
+                }
+            }
+        }
+        try type("a")
+        try fixture.execute("UPDATE clock SET now = 2")
+        try edit(2, "other")
+        // Trimmed to one level, the other scope's first edit leaves history with its log.
+        try edit(3, "third")
+        #expect(other.state == UndoStackState(undo: ["Edit"], redo: []))
+        try type("b")
+        #expect(typing.state.undo == ["Typing"])
+        // The run's undo takes back its text; the parent's time is the other scope's.
+        let undo = try #require(try typing.undo())
+        #expect(undo.conflicts.map(\.table) == ["parents"])
+        #expect(try fixture.rows("items") == [[1, "", 1], [2, "other", 1], [3, "third", 2]])
+        #expect(try fixture.rows("parents") == [[1, 2], [2, 2]])
+    }
+
     private func rateRowOne(on other: UndoStack) throws {
         try withUndoStack(other) {
             try undoable("Rate") { try fixture.execute("UPDATE items SET flag = 1 WHERE id = 1") }
