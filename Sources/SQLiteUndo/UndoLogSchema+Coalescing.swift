@@ -10,9 +10,8 @@ extension UndoLogSchema {
     /// entry is placed in the log's order by its `flippedAt`), or a value the barrier found is
     /// not the one `top` left in that column (a write outside any barrier), or an entry that
     /// has left history since did (`mergeBreaks`; or the run ended: `closedToMerging`). Merging
-    /// then would make one undo take
-    /// back that change too. Changes to the merged text cells in `ignoring` (slots by table id)
-    /// do not count: `rebaseRun` takes them in.
+    /// then would make one undo take back that change too. Changes to the merged text cells in
+    /// `ignoring` (slots by table id) do not count: `rebaseRun` takes them in.
     static func changedByOthers(
         since top: Int64, rowsOf barrier: Int64, from first: Int64,
         ignoring merged: [Int64: [Int]] = [:], _ db: Database

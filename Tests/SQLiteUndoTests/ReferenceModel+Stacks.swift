@@ -228,12 +228,12 @@ extension ReferenceModel {
     ) -> TakenCodes {
         var taken = TakenCodes()
         for rowids in duplicates {
+            let writes = rowids.compactMap { rowid in written[rowid].map { (rowid, $0) } }
+            // The row that takes the code when the replay gave it to every row of the group.
             let first =
-                rowids.contains { written[$0] == nil }
-                ? nil : rowids.max { written[$0]!.lastTouch < written[$1]!.lastTouch }
-            for rowid in rowids where rowid != first {
-                written[rowid].map { taken.formUnion($0.codes) }
-            }
+                writes.count < rowids.count
+                ? nil : writes.max { $0.1.lastTouch < $1.1.lastTouch }?.0
+            for (rowid, write) in writes where rowid != first { taken.formUnion(write.codes) }
         }
         return taken
     }
