@@ -136,7 +136,7 @@ extension BatchReplay {
         for row in rows {
             let (tableID, count): (Int64, Int) = (try row.decode(at: 0), try row.decode(at: 2))
             let (lowest, highest): (Int64, Int64) = (try row.decode(at: 4), try row.decode(at: 5))
-            guard let table = tables[tableID], lowest == highest,
+            guard let table = tables[tableID], table.keyMap == nil, lowest == highest,
                 let stored = UndoLogSchema.Kind(rawValue: try row.decode(at: 1))
             else { return nil }
             if stored == removing {
@@ -218,7 +218,7 @@ extension BatchReplay {
         // A barrier whose last log row is of another table or kind is not one part: restoring
         // the first row's part to find that out would cost a whole part, taken back.
         guard let row, try row.decode(at: 7, as: Bool.self),
-            let table = tables[try row.decode(at: 0)],
+            let table = tables[try row.decode(at: 0)], table.keyMap == nil,
             let stored = UndoLogSchema.Kind(rawValue: try row.decode(at: 1))
         else { return nil }
         let mask: Int64 = try row.decode(at: 2)

@@ -177,7 +177,8 @@ struct BatchReplay {
             let tableID: Int64 = try row.decode(at: 0)
             let count: Int = try row.decode(at: 2)
             let (lowest, highest): (Int64, Int64) = (try row.decode(at: 5), try row.decode(at: 6))
-            guard let table = tables[tableID], seen.insert(tableID).inserted,
+            // A table the key map names is replayed row by row.
+            guard let table = tables[tableID], table.keyMap == nil, seen.insert(tableID).inserted,
                 let stored = UndoLogSchema.Kind(rawValue: try row.decode(at: 1)),
                 try row.decode(at: 4, as: Int.self) == 0
             else { return nil }

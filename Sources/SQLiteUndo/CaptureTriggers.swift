@@ -24,6 +24,10 @@
 ///   `ReplacedRows`, which keeps them from the pre-update hook, and the AFTER trigger of the same
 ///   write logs them first (`ReplacedRows.logFunction`). An update may replace rows only through
 ///   a unique index, or by moving the rowid onto another row's.
+/// - A table keyed otherwise than by an `INTEGER PRIMARY KEY` names its rows by the numbers of
+///   their keys (`KeyMap`): each trigger first gives the keys it logs a number when they have
+///   none, and logs numbers where other tables log rowids; a change of key logs a move from the
+///   old key's number to the new one's. A row whose key holds NULL is not logged.
 /// - The exact replay of a large barrier drops the update triggers of the columns it restores
 ///   for its statement (`BatchReplay`): outside a barrier they log nothing, and their presence
 ///   slows every row.
@@ -66,7 +70,7 @@ extension TrackedTable {
     /// whose change the key update trigger logs.
     private var updatedColumns: [Column] {
         let keys = Set(keyColumns.map(\.name))
-        return columns.filter { $0.name != rowidAlias && !keys.contains($0.name) }
+        return columns.filter { !namesRow($0) && !keys.contains($0.name) }
     }
 
     /// SQL true when the update changes the column: its value, or (typeless columns only, see
@@ -90,7 +94,12 @@ extension TrackedTable {
     /// The columns an UPDATE that may replace rows sets, with the condition under which it
     /// may: any update of a table with a unique index, or one moving the rowid.
     private var replacingUpdate: (of: String, when: String) {
-        hasUniqueIndex ? ("", "") : (" OF \(rowidNames)", " AND OLD.rowid IS NOT NEW.rowid")
+        hasUniqueIndex
+            ? ("", "")
+            : (
+                " OF \(rowidNames.map(\.quotedIdentifier).joined(separator: ", "))",
+                " AND OLD.rowid IS NOT NEW.rowid"
+            )
     }
 
     /// SQL that creates this table's capture triggers.
@@ -102,16 +111,18 @@ extension TrackedTable {
             insert: UndoLogSchema.Kind.insert.rawValue, delete: UndoLogSchema.Kind.delete.rawValue
         )
         let replacing = replacingUpdate
+        let new = rowidSQL("NEW")
         return """
             CREATE TEMP TRIGGER \(triggerName(.armInsert)) BEFORE INSERT ON \(sqlName)
             WHEN \(barrier) IS NOT NULL BEGIN
                 SELECT \(ReplacedRows.armFunction);
             END;
             CREATE TEMP TRIGGER \(triggerName(.insert)) AFTER INSERT ON \(sqlName)
-            WHEN \(barrier) IS NOT NULL BEGIN
-                SELECT \(ReplacedRows.logFunction(table: id, rowid: "NEW.rowid", disarming: true));
+            WHEN \(barrier) IS NOT NULL\(named("NEW")) BEGIN
+                \(numbering("NEW"))
+                SELECT \(ReplacedRows.logFunction(table: id, rowid: new, disarming: true));
                 INSERT INTO \(log)(barrier, tableId, kind, newRowid, mask, \(slots("n")))
-                VALUES (\(capturing), \(id), \(kind.insert), NEW.rowid, \(fullMask),
+                VALUES (\(capturing), \(id), \(kind.insert), \(new), \(fullMask),
                         \(names.map { "NEW.\($0)" }.joined(separator: ", ")));
             END;
             CREATE TEMP TRIGGER \(triggerName(.armUpdate)) BEFORE UPDATE\(replacing.of)
@@ -119,19 +130,24 @@ extension TrackedTable {
                 SELECT \(ReplacedRows.armFunction);
             END;
             CREATE TEMP TRIGGER \(triggerName(.replacedByUpdate)) AFTER UPDATE\(replacing.of)
-            ON \(sqlName) WHEN \(barrier) IS NOT NULL\(replacing.when) BEGIN
-                SELECT \(ReplacedRows.logFunction(table: id, rowid: "NEW.rowid", disarming: true));
+            ON \(sqlName) WHEN \(barrier) IS NOT NULL\(replacing.when)\(named("NEW")) BEGIN
+                \(numbering("NEW"))
+                SELECT \(ReplacedRows.logFunction(table: id, rowid: new, disarming: true));
             END;
             \(createUpdateTriggersSQL(mask: fullMask))
             CREATE TEMP TRIGGER \(triggerName(.keyUpdate)) AFTER UPDATE OF \(keyNames)
-            ON \(sqlName) WHEN \(barrier) IS NOT NULL AND (\(keyChange)) BEGIN
-                SELECT \(ReplacedRows.logFunction(table: id, rowid: "NEW.rowid", disarming: false));
+            ON \(sqlName) WHEN \(barrier) IS NOT NULL AND (\(keyChange))\(named("OLD"))\(named("NEW"))
+            BEGIN
+                \(numbering("OLD"))
+                \(numbering("NEW"))
+                SELECT \(ReplacedRows.logFunction(table: id, rowid: new, disarming: false));
                 \(logUpdate);
             END;
             CREATE TEMP TRIGGER \(triggerName(.delete)) AFTER DELETE ON \(sqlName)
-            WHEN \(barrier) IS NOT NULL BEGIN
+            WHEN \(barrier) IS NOT NULL\(named("OLD")) BEGIN
+                \(numbering("OLD"))
                 INSERT INTO \(log)(barrier, tableId, kind, oldRowid, mask, \(slots("o")))
-                VALUES (\(capturing), \(id), \(kind.delete), OLD.rowid, \(fullMask),
+                VALUES (\(capturing), \(id), \(kind.delete), \(rowidSQL("OLD")), \(fullMask),
                         \(names.map { "OLD.\($0)" }.joined(separator: ", ")));
             END;
             """
@@ -146,12 +162,14 @@ extension TrackedTable {
                 CREATE TEMP TRIGGER \(triggerName(.update(slot: column.slot)))
                 AFTER UPDATE OF \(name) ON \(sqlName)
                 WHEN \(UndoEngine.barrierFunction) IS NOT NULL AND \(changed(column))
-                    AND NOT (\(keyChange)) BEGIN
+                    AND NOT (\(keyChange))\(named("NEW")) BEGIN
+                    \(numbering("NEW"))
                     \(logReplaced)
                     INSERT INTO \(log)(barrier, tableId, kind, oldRowid, newRowid, mask,
                                        o\(column.slot), n\(column.slot))
                     VALUES (\(UndoEngine.capturingBarrierFunction), \(id),
-                            \(UndoLogSchema.Kind.update.rawValue), OLD.rowid, NEW.rowid,
+                            \(UndoLogSchema.Kind.update.rawValue), \(rowidSQL("NEW")),
+                            \(rowidSQL("NEW")),
                             \(Int64(1) << Int64(column.slot)), OLD.\(name), NEW.\(name));
                 END;
                 """
@@ -163,7 +181,19 @@ extension TrackedTable {
     private var logReplaced: String {
         guard hasUniqueIndex else { return "" }
         return
-            "SELECT \(ReplacedRows.logFunction(table: id, rowid: "NEW.rowid", disarming: false));"
+            "SELECT \(ReplacedRows.logFunction(table: id, rowid: rowidSQL("NEW"), disarming: false));"
+    }
+
+    /// A statement giving the key of `row` its number, for a table the key map names (nothing
+    /// for a table with a rowid alias).
+    private func numbering(_ row: String) -> String {
+        keyMap?.numberingSQL(row) ?? ""
+    }
+
+    /// A condition of a trigger's WHEN clause, for a table the key map names: the key of `row`
+    /// holds no NULL (such a row has no number, and is not recorded).
+    private func named(_ row: String) -> String {
+        keyMap.map { " AND \($0.hasNumberSQL(row))" } ?? ""
     }
 
     /// SQL that drops the triggers `createUpdateTriggersSQL(mask:)` creates.
@@ -184,18 +214,18 @@ extension TrackedTable {
 
     /// SQL true when an update changes the rowid or a unique key.
     private var keyChange: String {
-        (["OLD.rowid IS NOT NEW.rowid"] + keyColumns.map(changed)).joined(separator: " OR ")
+        let rowid = rowidAlias == nil ? [] : ["OLD.rowid IS NOT NEW.rowid"]
+        return (rowid + keyColumns.map(changed)).joined(separator: " OR ")
     }
 
     /// Every name an UPDATE can set the rowid or a unique key by.
     private var keyNames: String {
-        (["rowid", "oid", "_rowid_"] + [rowidAlias] + keyColumns.map(\.name))
-            .map(\.quotedIdentifier).joined(separator: ", ")
+        (rowidNames + keyColumns.map(\.name)).map(\.quotedIdentifier).joined(separator: ", ")
     }
 
-    /// Every name an UPDATE can set the rowid by.
-    private var rowidNames: String {
-        ["rowid", "oid", "_rowid_", rowidAlias].map(\.quotedIdentifier).joined(separator: ", ")
+    /// Every name an UPDATE can set the rowid by, for a table whose rowid names its rows.
+    private var rowidNames: [String] {
+        rowidAlias.map { ["rowid", "oid", "_rowid_", $0] } ?? []
     }
 
     /// The statement logging an update: the changed columns' values before and after, or
@@ -216,10 +246,11 @@ extension TrackedTable {
         return """
             INSERT INTO \(UndoLogSchema.log)(barrier, tableId, kind, oldRowid, newRowid, mask,
                                \(slots("o")), \(slots("n")))
-            SELECT b, \(id), \(UndoLogSchema.Kind.update.rawValue), OLD.rowid, NEW.rowid, m,
+            SELECT b, \(id), \(UndoLogSchema.Kind.update.rawValue), \(rowidSQL("OLD")),
+                   \(rowidSQL("NEW")), m,
                    \(oldChanged.joined(separator: ", ")), \(newChanged.joined(separator: ", "))
             FROM (SELECT \(UndoEngine.capturingBarrierFunction) AS b, \(mask) AS m LIMIT 1)
-            WHERE m != 0 OR OLD.rowid IS NOT NEW.rowid
+            WHERE m != 0\(rowidAlias == nil ? "" : " OR OLD.rowid IS NOT NEW.rowid")
             """
     }
 }

@@ -16,4 +16,12 @@ extension Database {
         #endif
         return try fetchAll(Int64.self, sql, arguments)
     }
+
+    /// `executeReplay` of a statement that returns the rows it wrote (`RETURNING`).
+    func fetchReplayRows(_ sql: String, _ arguments: [SQLiteValue]) throws -> [Row] {
+        #if UndoDiagnostics
+            UndoDiagnostics.log(sql, arguments)
+        #endif
+        return try fetchAll(Row.self, sql, arguments)
+    }
 }

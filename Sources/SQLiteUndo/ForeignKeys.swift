@@ -17,6 +17,9 @@ struct ForeignKeys: Sendable {
     let keys: [Key]
     /// Whether the schema has any foreign key, of one column or several.
     let exist: Bool
+    /// The tracked tables the key map names the rows of, by lowercased name: their rows are
+    /// found by the numbers of their keys, not by rowid.
+    var keyedTables: [String: TrackedTable] = [:]
 
     /// Reads every foreign key of every table in the main schema.
     static func load(_ db: Database) throws -> ForeignKeys {
@@ -73,8 +76,8 @@ struct ForeignKeys: Sendable {
             let found = try db.fetchAll(
                 Int64.self,
                 """
-                SELECT c.rowid FROM main.\(key.child.quotedIdentifier) AS c
-                WHERE c.rowid IN (SELECT value FROM json_each(?)) AND \(column) IS NOT NULL
+                SELECT r.value FROM json_each(?) AS r, main.\(key.child.quotedIdentifier) AS c
+                WHERE \(rowMatch(of: key.child, "c", "r.value")) AND \(column) IS NOT NULL
                     AND NOT EXISTS (SELECT 1 FROM main.\(key.parent.quotedIdentifier) AS p
                                     WHERE p.\(key.parentColumn.quotedIdentifier) = \(column))
                 """, [.text(rowids.jsonArray)])
@@ -88,18 +91,28 @@ struct ForeignKeys: Sendable {
     /// Whether another row references the row `rowid` of `table`.
     func isReferenced(_ table: String, rowid: Int64, _ db: Database) throws -> Bool {
         for key in keys where sameName(key.parent, table) {
-            let itself = sameName(key.child, table) ? "AND c.rowid != ?1" : ""
+            let itself =
+                sameName(key.child, table)
+                ? "AND NOT (\(rowMatch(of: key.child, "c")))" : ""
             let referenced = try db.fetchOne(
                 Int.self,
                 """
                 SELECT EXISTS (SELECT 1 FROM main.\(key.child.quotedIdentifier) AS c
                     WHERE c.\(key.column.quotedIdentifier) = (
                         SELECT p.\(key.parentColumn.quotedIdentifier)
-                        FROM main.\(key.parent.quotedIdentifier) AS p WHERE p.rowid = ?1) \(itself))
+                        FROM main.\(key.parent.quotedIdentifier) AS p
+                        WHERE \(rowMatch(of: key.parent, "p"))) \(itself))
                 """, [.integer(rowid)])
             if referenced == 1 { return true }
         }
         return false
+    }
+}
+
+extension ForeignKeys {
+    /// SQL true for the row `row` of `table` that the log names by the number `number`.
+    private func rowMatch(of table: String, _ row: String, _ number: String = "?1") -> String {
+        keyedTables[table.lowercased()]?.rowMatch(number, row: row) ?? "\(row).rowid = \(number)"
     }
 }
 

@@ -34,12 +34,17 @@ final class ReplacedRows: WriteTransactionObserver, @unchecked Sendable {
     private struct Watched {
         let table: TrackedTable
         let storedPlaces: [(slot: Int, place: Int)]
+        /// The places of the key's columns, for a table the key map names.
+        let keyPlaces: [Int]?
     }
 
     /// A row deleted while armed that no trigger logged (yet).
     private struct Deleted {
         let tableId: Int64
+        /// Its rowid; for a table the key map names, its key's values, numbered when it is logged
+        /// (the hook may not read the database).
         let rowid: Int64
+        let key: [SQLiteValue]?
         let barrier: Int64
         let values: [(slot: Int, value: SQLiteValue)]
     }
@@ -49,6 +54,9 @@ final class ReplacedRows: WriteTransactionObserver, @unchecked Sendable {
     private var logPlaces = (tableId: 2, kind: 3, oldRowid: 4)
     private var armed = 0
     private var deleted: [Deleted] = []
+    /// The rows of tables the key map names that a delete trigger logged while rows of theirs
+    /// were kept: struck off those rows when they are logged.
+    private var loggedByKeyNumber: [RowKey] = []
 
     /// Installs the hook and the functions on the engine's connection.
     func install(_ db: Database) throws {
@@ -87,7 +95,8 @@ final class ReplacedRows: WriteTransactionObserver, @unchecked Sendable {
                 table: table,
                 storedPlaces: table.columns.compactMap { column in
                     byName[column.name].map { (column.slot, $0) }
-                })
+                },
+                keyPlaces: table.keyMap.map { $0.columns.compactMap { byName[$0.name] } })
         }
         self.watched = watched
         let logColumns = try db.fetchAll(
@@ -107,10 +116,15 @@ final class ReplacedRows: WriteTransactionObserver, @unchecked Sendable {
                 row.newValue(atStoredColumn: logPlaces.kind)
                     == .integer(UndoLogSchema.Kind.delete.rawValue),
                 case .integer(let table) = row.newValue(atStoredColumn: logPlaces.tableId),
-                case .integer(let rowid) = row.newValue(atStoredColumn: logPlaces.oldRowid),
-                let index = deleted.lastIndex(where: { $0.tableId == table && $0.rowid == rowid })
+                case .integer(let rowid) = row.newValue(atStoredColumn: logPlaces.oldRowid)
             else { return }
-            deleted.remove(at: index)  // a trigger logged it
+            if let index = deleted.lastIndex(where: {
+                $0.tableId == table && $0.key == nil && $0.rowid == rowid
+            }) {
+                deleted.remove(at: index)  // a trigger logged it
+            } else if deleted.contains(where: { $0.tableId == table && $0.key != nil }) {
+                loggedByKeyNumber.append(RowKey(tableId: table, rowid: rowid))
+            }
             return
         }
         guard row.operation == .delete, let watched = watched[row.table],
@@ -118,7 +132,11 @@ final class ReplacedRows: WriteTransactionObserver, @unchecked Sendable {
         else { return }
         deleted.append(
             Deleted(
-                tableId: watched.table.id, rowid: row.rowid, barrier: barrier,
+                tableId: watched.table.id, rowid: row.rowid,
+                key: watched.keyPlaces.map { places in
+                    places.map { row.oldValue(atStoredColumn: $0) ?? .null }
+                },
+                barrier: barrier,
                 values: watched.storedPlaces.map {
                     ($0.slot, row.oldValue(atStoredColumn: $0.place) ?? .null)
                 }))
@@ -133,6 +151,7 @@ final class ReplacedRows: WriteTransactionObserver, @unchecked Sendable {
         defer {
             if disarming && armed == 0 {
                 deleted.removeAll()
+                loggedByKeyNumber.removeAll()
                 db.isWatchingRowChanges = false
             }
         }
@@ -143,10 +162,20 @@ final class ReplacedRows: WriteTransactionObserver, @unchecked Sendable {
         let mine = deleted.filter { $0.tableId == id && $0.barrier == barrier }
         deleted.removeAll { $0.tableId == id }
         for row in mine {
-            if row.rowid != rowid {
+            var number = row.rowid
+            if let key = row.key {
+                guard let numbered = try table.keyMap?.number(of: key, db) else { continue }
+                number = numbered
+                let logged = RowKey(tableId: id, rowid: number)
+                if let index = loggedByKeyNumber.firstIndex(of: logged) {
+                    loggedByKeyNumber.remove(at: index)  // a trigger logged it
+                    continue
+                }
+            }
+            if number != rowid {
                 let present = try db.fetchOne(
-                    Int64.self, "SELECT rowid FROM \(table.sqlName) WHERE rowid = ?",
-                    [.integer(row.rowid)])
+                    Int.self, "SELECT 1 FROM \(table.sqlName) WHERE \(table.rowMatch())",
+                    [.integer(number)])
                 if present != nil { continue }  // its statement failed and rolled back
             }
             let slots = row.values.map { "o\($0.slot)" }.joined(separator: ", ")
@@ -156,7 +185,7 @@ final class ReplacedRows: WriteTransactionObserver, @unchecked Sendable {
                 INSERT INTO \(UndoLogSchema.log)(barrier, tableId, kind, oldRowid, mask, \(slots))
                 VALUES (?, ?, \(UndoLogSchema.Kind.delete.rawValue), ?, ?, \(marks))
                 """,
-                [.integer(barrier), .integer(id), .integer(row.rowid), .integer(table.fullMask)]
+                [.integer(barrier), .integer(id), .integer(number), .integer(table.fullMask)]
                     + row.values.map(\.value))
         }
     }
@@ -164,6 +193,7 @@ final class ReplacedRows: WriteTransactionObserver, @unchecked Sendable {
     private func reset() {
         armed = 0
         deleted.removeAll()
+        loggedByKeyNumber.removeAll()
     }
 
     func didBeginWrite() { reset() }

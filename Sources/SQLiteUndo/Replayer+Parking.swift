@@ -32,6 +32,8 @@ extension Replayer {
         }
         let keys = restored.filter { unique.contains($0.name.lowercased()) }
         let moves = restored.contains { $0.name == table.rowidAlias }
+        // A key the key map names the row by moves it to the number of its placeholder.
+        let movesKey = keys.contains { table.namesRow($0) }
         guard moves || !keys.isEmpty else { return false }
         // Where the row is now: an earlier column of its change may have moved it already.
         let at = now(rowid, of: table)
@@ -40,15 +42,22 @@ extension Replayer {
             let highest = try db.fetchOne(Int64.self, "SELECT max(rowid) FROM \(table.sqlName)")
             free = max(highest ?? rowid, highestTargets[table.id] ?? rowid) + 1
         }
-        // A placeholder for the key columns: NULL where allowed, else bytes no other row holds.
-        for placeholder in keys.isEmpty ? ["NULL"] : ["NULL", "randomblob(16)"] {
+        // A placeholder for the key columns: NULL where allowed (never in a key that names the
+        // row), else a value no other row holds, of a type the column takes.
+        let unheld = ["randomblob(16)", "hex(randomblob(16))", "random()"]
+        let placeholders = keys.isEmpty ? ["NULL"] : movesKey ? unheld : ["NULL"] + unheld
+        for placeholder in placeholders {
             var set = keys.map { "\($0.name.quotedIdentifier) = \(placeholder)" }
             if moves { set.append("rowid = \(free)") }
             do {
-                try write(
-                    "UPDATE \(table.sqlName) SET \(set.joined(separator: ", ")) WHERE rowid = ?",
-                    [.integer(at)])
-                moved[key] = free
+                let parkedAt = try update(
+                    table, set: set.joined(separator: ", "), at: at, returningNumber: movesKey)
+                if movesKey {
+                    guard let parkedAt else { return false }
+                    moved[key] = parkedAt
+                } else {
+                    moved[key] = free
+                }
                 parkedColumns[key] = Set(keys.map(\.slot))
                 return true
             } catch let error as SQLiteError where error.code.primary == .constraint {
@@ -81,15 +90,21 @@ extension Replayer {
                 else { return nil }
                 return (column.name.quotedIdentifier, values[column.slot] ?? .null)
             }
-            let movesBack = aliasSlot(of: table).map { !restored.contains($0) } ?? true
-            if movesBack, at != key.rowid { set.append(("rowid", .integer(key.rowid))) }
+            var movesBack = aliasSlot(of: table).map { !restored.contains($0) } ?? true
+            if table.keyMap != nil {
+                movesBack = table.columns.contains { column in
+                    table.namesRow(column) && set.contains { $0.0 == column.name.quotedIdentifier }
+                }
+            } else if movesBack, at != key.rowid {
+                set.append(("rowid", .integer(key.rowid)))
+            }
             guard !set.isEmpty else { continue }
             do {
                 try db.savepoint {
                     try write(
                         "UPDATE \(table.sqlName) SET "
                             + set.map { "\($0.0) = ?" }.joined(separator: ", ")
-                            + " WHERE rowid = ?", set.map(\.1) + [.integer(at)])
+                            + " WHERE \(table.rowMatch())", set.map(\.1) + [.integer(at)])
                 }
             } catch let error as SQLiteError where error.code.primary == .constraint {
                 throw ParkedRowStuck(row: key)

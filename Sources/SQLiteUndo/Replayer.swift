@@ -170,10 +170,7 @@ struct Replayer {
         let restoring = slot.flatMap { change.before[$0] }.flatMap { $0.packed ? nil : $0.value }
         var heldBy: Int64?
         if let error, Self.isUniqueness(error), let column, let restoring {
-            heldBy = try db.fetchOne(
-                Int64.self,
-                "SELECT rowid FROM \(table.sqlName) WHERE \(column.name.quotedIdentifier) = ? "
-                    + "AND rowid != ? LIMIT 1", [restoring, .integer(now(rowid, of: table))])
+            heldBy = try holder(of: restoring, in: column, of: table, besides: rowid)
         }
         record.keep(
             UndoConflict(
@@ -255,7 +252,8 @@ struct Replayer {
         }
         guard
             try write(
-                "DELETE FROM \(table.sqlName) WHERE rowid = ?", [.integer(now(rowid, of: table))])
+                "DELETE FROM \(table.sqlName) WHERE \(table.rowMatch())",
+                [.integer(now(rowid, of: table))])
         else {
             record.keep(.skippedByATrigger(table, rowid))
             return
@@ -284,7 +282,7 @@ struct Replayer {
                     UndoConflict(table: table.name, rowid: rowid, column: nil, kept: nil))
                 return
             }
-            try write("DELETE FROM \(table.sqlName) WHERE rowid = ?", [.integer(rowid)])
+            try write("DELETE FROM \(table.sqlName) WHERE \(table.rowMatch())", [.integer(rowid)])
         }
         // A value of the row its log holds only packed (someone changed the cell between the
         // action's writes): the row cannot come back as it was.
@@ -329,7 +327,13 @@ struct Replayer {
             let before = logged.value
             let kept = current[column.slot] ?? .null
             if kept == before { continue }  // already restored (by a cascade, or by someone)
-            let movesRow = column.name == table.rowidAlias && before != kept
+            // A key the key map numbers alike in its old and new spelling (`COLLATE NOCASE`)
+            // moves nothing.
+            let movesRow =
+                table.namesRow(column) && before != kept
+                && (table.keyMap == nil || original != rowid)
+            // Where the row goes: the rowid the alias held, or the number of the key it had.
+            let target = table.keyMap == nil ? before : .integer(original)
             // A packed value the replay could not rebuild: someone changed the cell since.
             if kept != left || logged.packed {
                 // A text both changed: the step's own splice taken back from the text as it is.
@@ -346,8 +350,8 @@ struct Replayer {
                     UndoConflict(table: table.name, rowid: rowid, column: column.name, kept: kept))
                 continue
             }
-            if movesRow, try !isFree(before, in: table) {
-                guard !isLastRound, isMovedByThisReplay(before, in: table) else {
+            if movesRow, try !isFree(target, in: table) {
+                guard !isLastRound, isMovedByThisReplay(target, in: table) else {
                     record.keep(
                         UndoConflict(
                             table: table.name, rowid: rowid, column: column.name, kept: kept))
@@ -363,20 +367,28 @@ struct Replayer {
                 continue
             }
             assignments.append((column.name.quotedIdentifier, column.slot, logged.sql))
-            if movesRow, case .integer(let target) = before { restoredRowid = target }
+            if movesRow, case .integer(let number) = target { restoredRowid = number }
         }
         touch(table, restoredRowid)
         guard !assignments.isEmpty else { return }
         let set = assignments.map { "\($0.column) = \($0.sql)" }.joined(separator: ", ")
         let key = RowKey(tableId: table.id, rowid: rowid)
         let at = now(rowid, of: table)
-        guard try write("UPDATE \(table.sqlName) SET \(set) WHERE rowid = ?", [.integer(at)])
+        let movesKey =
+            table.keyMap != nil
+            && table.columns.contains { column in
+                table.namesRow(column) && assignments.contains { $0.slot == column.slot }
+            }
+        guard
+            let movedTo = try update(
+                table, set: set, at: at, returningNumber: movesKey)
         else {
             for slot in assignments.map(\.slot) {
                 record.keep(.skippedByATrigger(table, rowid, slot: slot, kept: current[slot]))
             }
             return
         }
+        if movesKey { restoredRowid = movedTo }
         if restoredRowid != rowid {
             moved[key] = restoredRowid
             // What earlier pieces of the row meant goes with it.
@@ -393,6 +405,44 @@ struct Replayer {
             RowKey(tableId: table.id, rowid: now(rowid, of: table)),
             Dictionary(assignments.map { ($0.slot, $0.sql) }, uniquingKeysWith: { $1 }),
             merging: true)
+    }
+
+    /// Sets `set` (SQL assignments) on the row at `at`; returns where the row is then (the
+    /// number of its new key when `returningNumber`, for a table the key map names), or nil when
+    /// an application's trigger skipped the row (`RAISE(IGNORE)`).
+    mutating func update(
+        _ table: TrackedTable, set: String, at: Int64, returningNumber: Bool
+    ) throws -> Int64? {
+        let sql = "UPDATE \(table.sqlName) SET \(set) WHERE \(table.rowMatch())"
+        guard returningNumber, let keyMap = table.keyMap else {
+            return try write(sql, [.integer(at)]) ? at : nil
+        }
+        let names = keyMap.columns.map(\.name.quotedIdentifier).joined(separator: ", ")
+        let keys = try db.fetchReplayRows(sql + " RETURNING \(names)", [.integer(at)])
+        record.noteWrites(keys.count)
+        guard let key = keys.first else { return nil }
+        return try keyMap.number(of: keyMap.columns.indices.map { key[$0] }, db)
+    }
+
+    /// The row other than the one at `rowid` that holds `value` in `column`, by what the log
+    /// names it.
+    private func holder(
+        of value: SQLiteValue, in column: TrackedTable.Column, of table: TrackedTable,
+        besides rowid: Int64
+    ) throws -> Int64? {
+        let other =
+            "\(column.name.quotedIdentifier) = ? AND NOT (\(table.rowMatch()))"
+        let at: [SQLiteValue] = [value, .integer(now(rowid, of: table))]
+        guard let keyMap = table.keyMap else {
+            return try db.fetchOne(
+                Int64.self, "SELECT rowid FROM \(table.sqlName) WHERE \(other) LIMIT 1", at)
+        }
+        let names = keyMap.columns.map(\.name.quotedIdentifier).joined(separator: ", ")
+        guard
+            let key = try db.fetchOne(
+                Row.self, "SELECT \(names) FROM \(table.sqlName) WHERE \(other) LIMIT 1", at)
+        else { return nil }
+        return try keyMap.number(of: keyMap.columns.indices.map { key[$0] }, db)
     }
 
     /// Runs one statement of the replay that writes one row. Returns false when it wrote
@@ -422,8 +472,8 @@ struct Replayer {
         let names = table.columns.map(\.name.quotedIdentifier).joined(separator: ", ")
         guard
             let row = try db.fetchOne(
-                Row.self, "SELECT \(names) FROM \(table.sqlName) WHERE rowid = ?", [.integer(rowid)]
-            )
+                Row.self, "SELECT \(names) FROM \(table.sqlName) WHERE \(table.rowMatch())",
+                [.integer(rowid)])
         else { return nil }
         var values: [Int: SQLiteValue] = [:]
         for (index, column) in table.columns.enumerated() { values[column.slot] = row[index] }
@@ -431,6 +481,7 @@ struct Replayer {
     }
 
     private func isFree(_ rowid: SQLiteValue, in table: TrackedTable) throws -> Bool {
-        try db.fetchOne(Int.self, "SELECT 1 FROM \(table.sqlName) WHERE rowid = ?", [rowid]) == nil
+        try db.fetchOne(
+            Int.self, "SELECT 1 FROM \(table.sqlName) WHERE \(table.rowMatch())", [rowid]) == nil
     }
 }

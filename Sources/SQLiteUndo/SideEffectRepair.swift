@@ -91,7 +91,8 @@ struct SideEffectRepair {
         let differs = named.map { "NOT \(BatchReplay.same($0.name, $0.sql))" }
         let current = try db.fetchOne(
             Row.self,
-            "SELECT \(differs.joined(separator: ", ")) FROM \(table.sqlName) WHERE rowid = ?",
+            "SELECT \(differs.joined(separator: ", ")) FROM \(table.sqlName) "
+                + "WHERE \(table.rowMatch())",
             [.integer(rowid)])
         guard let current else { return 0 }
         let differing = try named.indices.filter { try current.decode(at: $0, as: Bool.self) }
@@ -100,12 +101,13 @@ struct SideEffectRepair {
         try db.executeReplay(
             "UPDATE \(table.sqlName) SET "
                 + differing.map { "\($0.name) = \($0.sql)" }.joined(separator: ", ")
-                + " WHERE rowid = ?", [.integer(rowid)])
+                + " WHERE \(table.rowMatch())", [.integer(rowid)])
         return db.changesCount
     }
 
     private func delete(_ rowid: Int64, from table: TrackedTable) throws -> Int {
-        try db.executeReplay("DELETE FROM \(table.sqlName) WHERE rowid = ?", [.integer(rowid)])
+        try db.executeReplay(
+            "DELETE FROM \(table.sqlName) WHERE \(table.rowMatch())", [.integer(rowid)])
         return db.changesCount
     }
 
@@ -113,10 +115,14 @@ struct SideEffectRepair {
         throws -> Int
     {
         let columns = table.columns.filter { row[$0.slot] != nil }
+        // A row the key map names is where its key puts it.
+        let names = (table.keyMap == nil ? ["rowid"] : []) + columns.map(\.name.quotedIdentifier)
+        let values =
+            (table.keyMap == nil ? ["?"] : []) + columns.compactMap { row[$0.slot]?.sql }
         try db.executeReplay(
-            "INSERT INTO \(table.sqlName)(rowid, \(columns.map(\.name.quotedIdentifier).joined(separator: ", "))) "
-                + "VALUES (?, \(columns.compactMap { row[$0.slot]?.sql }.joined(separator: ", ")))",
-            [.integer(rowid)])
+            "INSERT INTO \(table.sqlName)(\(names.joined(separator: ", "))) "
+                + "VALUES (\(values.joined(separator: ", ")))",
+            table.keyMap == nil ? [.integer(rowid)] : [])
         return db.changesCount
     }
 }

@@ -35,9 +35,11 @@ struct TrackedTable: Sendable {
     let id: Int64
     let name: String
     let columns: [Column]
-    /// The column that is an alias of the rowid (`INTEGER PRIMARY KEY`): a table without one is
-    /// refused, since `VACUUM` may renumber its rows.
-    let rowidAlias: String
+    /// The column that is an alias of the rowid (`INTEGER PRIMARY KEY`), whose value names the
+    /// row in the log; nil for a table keyed otherwise, whose rows the key map names.
+    let rowidAlias: String?
+    /// How the log names the rows of a table without a rowid alias: a number per key value.
+    let keyMap: KeyMap?
     /// The column lists of the table's unique indexes (not partial, no expressions): the keys on
     /// which `OR REPLACE` may delete another row.
     let uniqueKeys: [[String]]
@@ -51,9 +53,9 @@ struct TrackedTable: Sendable {
     /// Reads the table's real columns and gives each a slot (`ColumnSlots`): a column renamed since
     /// `previous` (the tables as the engine knew them) keeps its slot. `name` matches the table's
     /// name case-insensitively, as in SQL.
-    /// - Throws: `UndoError` for one of the engine's own tables, a missing table, a `WITHOUT
-    ///   ROWID` table, a table without a rowid alias, a column named like the rowid, or too many
-    ///   columns.
+    /// - Throws: `UndoError` for one of the engine's own tables, a missing table, a table without
+    ///   a primary key, a column named like the rowid beside an `INTEGER PRIMARY KEY`, or too
+    ///   many columns.
     static func load(
         name given: String, previous: [Int64: TrackedTable] = [:], _ db: Database
     ) throws -> TrackedTable {
@@ -69,8 +71,9 @@ struct TrackedTable: Sendable {
             throw UndoError.unknownTable(given)
         }
         let name: String = try info.decode("name")
-        guard try info.decode("wr", as: Int.self) == 0 else { throw UndoError.withoutRowid(name) }
-        guard let alias = try rowidAlias(of: name, db) else { throw UndoError.noRowidAlias(name) }
+        let alias = try info.decode("wr", as: Int.self) == 0 ? try rowidAlias(of: name, db) : nil
+        let keyColumns = alias == nil ? try KeyMap.keyColumns(of: name, db) : []
+        guard alias != nil || !keyColumns.isEmpty else { throw UndoError.noPrimaryKey(name) }
 
         try db.execute(
             "INSERT OR IGNORE INTO \(UndoLogSchema.tables)(name) VALUES (?)", [.text(name)])
@@ -86,7 +89,9 @@ struct TrackedTable: Sendable {
                 name: try $0.decode("name"), declaredType: try $0.decode("type"))
         }
         let rowidNames: Set<String> = ["rowid", "oid", "_rowid_"]
-        if stored.contains(where: { rowidNames.contains($0.name.lowercased()) && $0.name != alias })
+        if let alias,
+            stored.contains(where: { rowidNames.contains($0.name.lowercased()) && $0.name != alias }
+            )
         {
             throw UndoError.columnHidesRowid(name)
         }
@@ -96,8 +101,10 @@ struct TrackedTable: Sendable {
         let columns = zip(stored, slots).map { column, slot in
             Column(name: column.name, slot: slot, declaredType: column.declaredType)
         }
+        let keyMap = alias == nil ? KeyMap(tableId: id, columns: keyColumns) : nil
+        try keyMap?.prepare(db)
         return TrackedTable(
-            id: id, name: name, columns: columns, rowidAlias: alias,
+            id: id, name: name, columns: columns, rowidAlias: alias, keyMap: keyMap,
             uniqueKeys: try uniqueKeys(of: name, db),
             hasUniqueIndex: try db.fetchOne(
                 Int.self, "SELECT count(*) FROM pragma_index_list(?) WHERE \"unique\" = 1",
@@ -142,4 +149,22 @@ struct TrackedTable: Sendable {
 
     /// The table's qualified, quoted name for SQL.
     var sqlName: String { "main." + name.quotedIdentifier }
+
+    /// SQL true for the row (qualified by `row` when given) the log names by the number
+    /// `parameter`: its rowid, or the number of its key (`KeyMap`).
+    func rowMatch(_ parameter: String = "?", row: String? = nil) -> String {
+        guard let keyMap else { return "\(row.map { "\($0)." } ?? "")rowid = \(parameter)" }
+        return keyMap.matchSQL(parameter, row: row)
+    }
+
+    /// SQL giving the number the log names the row `row` (`NEW`, `OLD`, a table alias) by.
+    func rowidSQL(_ row: String) -> String {
+        keyMap?.numberSQL(row) ?? "\(row).rowid"
+    }
+
+    /// Whether the column is part of what names a row: the rowid alias, or a column of the key.
+    func namesRow(_ column: Column) -> Bool {
+        guard let keyMap else { return column.name == rowidAlias }
+        return keyMap.columns.contains { $0.name == column.name }
+    }
 }

@@ -316,8 +316,11 @@ public final class UndoEngine: Sendable {
         try replacedRows.track(tables, db)
         mostSlotsKept.store(tables.map(\.slotCount).max() ?? 0, ordering: .relaxed)
         takenInSlots.withLock { $0 = nil }
-        let keys = try ForeignKeys.load(db)
-        foreignKeys.withLock { $0 = keys }
+        var keys = try ForeignKeys.load(db)
+        for table in tables where table.keyMap != nil {
+            keys.keyedTables[table.name.lowercased()] = table
+        }
+        foreignKeys.withLock { [keys] in $0 = keys }
     }
 
     // MARK: Log operations used by stacks and barriers

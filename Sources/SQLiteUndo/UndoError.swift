@@ -4,14 +4,12 @@ import SQLiteDatabase
 public enum UndoError: Error, Sendable, Equatable, CustomStringConvertible, WrapsSQLiteError {
     /// A table given to the engine does not exist.
     case unknownTable(String)
-    /// A `WITHOUT ROWID` table cannot be tracked (rows are identified by rowid).
-    case withoutRowid(String)
-    /// The table has no `INTEGER PRIMARY KEY` column aliasing its rowid, so `VACUUM` may
-    /// renumber its rows and history would point at the wrong ones.
-    case noRowidAlias(String)
+    /// The table has no PRIMARY KEY: nothing names its rows for good (`VACUUM` may renumber
+    /// its rowids), so history would point at the wrong ones.
+    case noPrimaryKey(String)
     /// A column of the table other than its `INTEGER PRIMARY KEY` is named `rowid`, `oid` or
-    /// `_rowid_`: in SQL that name then means the column, not the rowid the log identifies rows
-    /// by.
+    /// `_rowid_`: in SQL that name then means the column, not the rowid the log identifies the
+    /// table's rows by.
     case columnHidesRowid(String)
     /// The table is one of the engine's own (`sqliteundo_…`), which record the history.
     case engineTable(String)
@@ -33,12 +31,11 @@ public enum UndoError: Error, Sendable, Equatable, CustomStringConvertible, Wrap
         switch self {
         case .unknownTable(let name):
             return "cannot track table \(name): no such table"
-        case .withoutRowid(let name):
-            return "cannot track table \(name): WITHOUT ROWID tables are not supported"
-        case .noRowidAlias(let name):
-            return "cannot track table \(name): it has no INTEGER PRIMARY KEY column, so VACUUM "
-                + "may renumber its rows and undo would change the wrong ones; declare one "
-                + "(id INTEGER PRIMARY KEY)"
+        case .noPrimaryKey(let name):
+            return "cannot track table \(name): it has no PRIMARY KEY, so nothing names its rows "
+                + "for good (VACUUM may renumber them) and undo could change the wrong ones; "
+                + "declare one (id INTEGER PRIMARY KEY, a TEXT key, or PRIMARY KEY(a, b)); "
+                + "nothing was changed"
         case .columnHidesRowid(let table):
             return "cannot track table \(table): a column named rowid, oid or _rowid_ hides "
                 + "SQLite's rowid, which the undo log identifies rows by; rename that column "

@@ -12,18 +12,39 @@ public struct UndoEvent: Sendable, Equatable {
     public let kind: Kind
     /// The action's name ("Set Rating").
     public let name: String
-    /// The rowids the replay touched, per table name.
+    /// The rows the replay touched, per table name: their rowids, or for a table keyed
+    /// otherwise the numbers the engine gives their keys (`keys(for:)` gives those keys).
     public let affectedRows: [String: Set<Int64>]
     /// Later changes by someone else that the replay kept instead of overwriting.
     public let conflicts: [UndoConflict]
+    /// The primary keys of the rows the replay touched, per table name, for the tables keyed
+    /// otherwise than by an `INTEGER PRIMARY KEY` (whose rows `affectedRows` names by the
+    /// numbers the engine gives their keys).
+    public let affectedKeys: [String: [[SQLiteValue]]]
 
     public init(
-        kind: Kind, name: String, affectedRows: [String: Set<Int64>], conflicts: [UndoConflict]
+        kind: Kind, name: String, affectedRows: [String: Set<Int64>], conflicts: [UndoConflict],
+        affectedKeys: [String: [[SQLiteValue]]] = [:]
     ) {
         self.kind = kind
         self.name = name
         self.affectedRows = affectedRows
         self.conflicts = conflicts
+        self.affectedKeys = affectedKeys
+    }
+
+    /// The primary keys (each its values in the key's order) of the rows of `table` the replay
+    /// touched, or nil when it touched none: for a table with an `INTEGER PRIMARY KEY`, its
+    /// rowids, each as a key of one value.
+    public func keys(for table: any Table.Type) -> [[SQLiteValue]]? {
+        keys(forTable: table.tableName)
+    }
+
+    /// The primary keys of the rows of the table named `name` the replay touched (see
+    /// `keys(for:)`), or nil when it touched none.
+    public func keys(forTable name: String) -> [[SQLiteValue]]? {
+        if let keys = affectedKeys[name], !keys.isEmpty { return keys }
+        return ids(forTable: name).map { $0.sorted().map { [.integer($0)] } }
     }
 
     /// The rowids of `table` the replay touched, or nil when it touched none.

@@ -304,7 +304,7 @@ extension UndoLogSchema {
             let row = try db.fetchOne(
                 Row.self,
                 "SELECT typeof(\(name)), CAST(\(name) AS BLOB) FROM \(table.sqlName) "
-                    + "WHERE rowid = ?", [.integer(rowid)])
+                    + "WHERE \(table.rowMatch())", [.integer(rowid)])
         else { return nil }
         return try packable(row, at: 0)
     }

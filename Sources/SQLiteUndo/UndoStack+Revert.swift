@@ -150,7 +150,8 @@ extension UndoStack {
         return (
             inverse,
             UndoEvent(
-                kind: .undo, name: name, affectedRows: reverted.affected, conflicts: conflicts)
+                kind: .undo, name: name, affectedRows: reverted.affected, conflicts: conflicts,
+                affectedKeys: try engine.keys(of: reverted.affected, db))
         )
     }
 

@@ -192,7 +192,7 @@ public final class UndoStack: Sendable {
         settings.withLock { $0.coalescible = nil }
         return UndoEvent(
             kind: list == .undo ? .undo : .redo, name: top.name, affectedRows: reverted.affected,
-            conflicts: attributed)
+            conflicts: attributed, affectedKeys: try engine.keys(of: reverted.affected, db))
     }
 
     // MARK: Registration

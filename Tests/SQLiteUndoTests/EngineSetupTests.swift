@@ -28,14 +28,6 @@ struct Article: Table {
             UndoError.unknownTable("nope").description == "cannot track table nope: no such table")
     }
 
-    @Test func refusesAWithoutRowidTable() throws {
-        let db = try DatabaseQueue()
-        try db.write { try $0.execute("CREATE TABLE kv(k TEXT PRIMARY KEY, v) WITHOUT ROWID") }
-        #expect(throws: UndoError.withoutRowid("kv")) {
-            try UndoEngine(for: db, tableNames: ["kv"])
-        }
-    }
-
     /// A column named `rowid`, `oid` or `_rowid_` beside the `INTEGER PRIMARY KEY` takes that
     /// name from the rowid in SQL: refused, with the table and the file unchanged. The key
     /// column itself may bear the name.

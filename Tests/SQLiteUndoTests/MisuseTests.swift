@@ -106,20 +106,18 @@ import Testing
     }
 }
 
-/// Only tables whose rows keep their rowids are tracked: `VACUUM` may renumber the rows of a
-/// table without an `INTEGER PRIMARY KEY`, after which history would point at the wrong rows.
-@Suite struct RowidAliasTests {
+/// Only tables with a PRIMARY KEY are tracked: `VACUUM` may renumber the rowids of any other,
+/// after which history would point at the wrong rows. Tables keyed otherwise than by an
+/// `INTEGER PRIMARY KEY` are tracked by their keys (`KeyedTableTests`).
+@Suite struct PrimaryKeyRequiredTests {
     @Test(arguments: [
-        "CREATE TABLE t(code TEXT PRIMARY KEY, qty INTEGER)",
         "CREATE TABLE t(x)",
-        "CREATE TABLE t(id INT PRIMARY KEY, x)",
-        "CREATE TABLE t(id INTEGER PRIMARY KEY DESC, x)",
-        "CREATE TABLE t(a INTEGER, b INTEGER, PRIMARY KEY(a, b))",
+        "CREATE TABLE t(code TEXT UNIQUE NOT NULL, qty INTEGER)",
     ])
-    func aTableWithoutRowidAliasIsRefused(schema: String) throws {
+    func aTableWithoutAPrimaryKeyIsRefused(schema: String) throws {
         let db = try DatabaseQueue()
         try db.write { try $0.execute(schema) }
-        #expect(throws: UndoError.noRowidAlias("t")) {
+        #expect(throws: UndoError.noPrimaryKey("t")) {
             try UndoEngine(for: db, tableNames: ["t"])
         }
         let names = try db.read {
@@ -134,19 +132,27 @@ import Testing
         "CREATE TABLE t(id integer primary key asc, x)",
         "CREATE TABLE t(id INTEGER, x, PRIMARY KEY(id DESC))",
     ])
-    func aRowidAliasIsAccepted(schema: String) throws {
+    func aRowidAliasNamesItsRows(schema: String) throws {
         let db = try DatabaseQueue()
         try db.write { try $0.execute(schema) }
         let engine = try UndoEngine(for: db, tableNames: ["t"])
         try undoable("Add") { try db.write { try $0.execute("INSERT INTO t VALUES (5, 'a')") } }
-        #expect(try engine.defaultStack.undo()?.affectedRows == ["t": [5]])
+        let event = try engine.defaultStack.undo()
+        #expect(event?.affectedRows == ["t": [5]])
+        #expect(event?.keys(forTable: "t") == [[5]])
+        let keyMaps = try db.read {
+            try $0.fetchOne(
+                Int.self, "SELECT count(*) FROM sqlite_schema WHERE name LIKE 'sqliteundo_keys%'")
+        }
+        #expect(keyMaps == 0)
     }
 
     @Test func theMessageSaysWhatToDo() {
         #expect(
-            UndoError.noRowidAlias("t").description
-                == "cannot track table t: it has no INTEGER PRIMARY KEY column, so VACUUM may "
-                + "renumber its rows and undo would change the wrong ones; declare one "
-                + "(id INTEGER PRIMARY KEY)")
+            UndoError.noPrimaryKey("t").description
+                == "cannot track table t: it has no PRIMARY KEY, so nothing names its rows for "
+                + "good (VACUUM may renumber them) and undo could change the wrong ones; declare "
+                + "one (id INTEGER PRIMARY KEY, a TEXT key, or PRIMARY KEY(a, b)); nothing was "
+                + "changed")
     }
 }

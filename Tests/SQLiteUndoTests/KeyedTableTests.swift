@@ -1,0 +1,266 @@
+import Foundation
+import SQLiteDatabase
+import SQLiteUndo
+import Testing
+
+/// Tables keyed otherwise than by an `INTEGER PRIMARY KEY` (a text key, a key of several
+/// columns, `WITHOUT ROWID`, `INTEGER PRIMARY KEY DESC`) are tracked by their keys: undo and
+/// redo are exact, keys changed and swapped come back, `VACUUM`-like renumbering of rowids
+/// changes nothing, and events and histories name the rows by their keys.
+@Suite struct KeyedTableTests {
+    /// Each schema's table `t` has a one-column key `k` and a value `v`.
+    static let singleKeySchemas = [
+        "CREATE TABLE t(k TEXT PRIMARY KEY, v)",
+        "CREATE TABLE t(k TEXT PRIMARY KEY NOT NULL, v) WITHOUT ROWID",
+        "CREATE TABLE t(k INT PRIMARY KEY, v)",
+        "CREATE TABLE t(k INTEGER PRIMARY KEY DESC, v)",
+        "CREATE TABLE t(k BLOB PRIMARY KEY, v ANY) STRICT",
+    ]
+
+    private func rows(_ db: DatabaseQueue, _ table: String = "t") throws -> [[SQLiteValue]] {
+        try db.read { db in
+            try db.fetchAll(Row.self, "SELECT * FROM \(table) ORDER BY 1, 2").map(\.values)
+        }
+    }
+
+    private func execute(_ db: DatabaseQueue, _ sql: String) throws {
+        try db.write { try $0.execute(sql) }
+    }
+
+    @Test(arguments: singleKeySchemas)
+    func everyKindOfChangeUndoesAndRedoesExactly(schema: String) throws {
+        let db = try DatabaseQueue()
+        try execute(db, schema)
+        try execute(db, "INSERT INTO t VALUES (X'01', 'one'), (X'02', 'two'), (X'03', 'three')")
+        let engine = try UndoEngine(for: db, tableNames: ["t"])
+        let stack = engine.defaultStack
+        var states = [try rows(db)]
+        for sql in [
+            "UPDATE t SET v = 'ONE' WHERE k = X'01'",
+            "DELETE FROM t WHERE k = X'02'",
+            "INSERT INTO t VALUES (X'04', 'four')",
+            "UPDATE t SET k = X'05', v = 'five' WHERE k = X'03'",
+            "UPDATE t SET v = v || '!'",
+        ] {
+            try undoable(sql) { try execute(db, sql) }
+            states.append(try rows(db))
+        }
+        #expect(states[1] == [[.blob([1]), "ONE"], [.blob([2]), "two"], [.blob([3]), "three"]])
+        for state in states.dropLast().reversed() {
+            try stack.undo()
+            #expect(try rows(db) == state)
+        }
+        for state in states.dropFirst() {
+            try stack.redo()
+            #expect(try rows(db) == state)
+        }
+    }
+
+    @Test(arguments: singleKeySchemas)
+    func aSwapOfKeysUndoes(schema: String) throws {
+        let db = try DatabaseQueue()
+        try execute(db, schema)
+        try execute(db, "INSERT INTO t VALUES (X'01', 'a'), (X'02', 'b'), (X'03', 'c')")
+        let engine = try UndoEngine(for: db, tableNames: ["t"])
+        try undoable("Rotate") {
+            try db.write { db in
+                try db.execute("UPDATE t SET k = X'09' WHERE k = X'01'")
+                try db.execute("UPDATE t SET k = X'01' WHERE k = X'02'")
+                try db.execute("UPDATE t SET k = X'02' WHERE k = X'03'")
+                try db.execute("UPDATE t SET k = X'03' WHERE k = X'09'")
+            }
+        }
+        let rotated: [[SQLiteValue]] = [[.blob([1]), "b"], [.blob([2]), "c"], [.blob([3]), "a"]]
+        #expect(try rows(db) == rotated)
+        try engine.defaultStack.undo()
+        #expect(try rows(db) == [[.blob([1]), "a"], [.blob([2]), "b"], [.blob([3]), "c"]])
+        try engine.defaultStack.redo()
+        #expect(try rows(db) == rotated)
+    }
+
+    /// `VACUUM` may renumber the rowids of a table without an `INTEGER PRIMARY KEY`: the log
+    /// names rows by key, so the undo still changes the row it changed.
+    @Test func renumberedRowidsChangeNothing() throws {
+        let db = try DatabaseQueue()
+        try execute(db, "CREATE TABLE t(k TEXT PRIMARY KEY, v)")
+        try execute(db, "INSERT INTO t VALUES ('a', 1), ('b', 2), ('c', 3)")
+        let engine = try UndoEngine(for: db, tableNames: ["t"])
+        try undoable("Set") { try execute(db, "UPDATE t SET v = 30 WHERE k = 'c'") }
+        try undoable("Remove") { try execute(db, "DELETE FROM t WHERE k = 'b'") }
+        try withUndoDisabled { try execute(db, "DELETE FROM t WHERE k = 'a'") }
+        let before = try db.read { try $0.fetchAll(Int64.self, "SELECT rowid FROM t") }
+        try db.withoutTransaction { try $0.execute("VACUUM") }
+        try execute(db, "UPDATE t SET rowid = rowid + 100")
+        let after = try db.read { try $0.fetchAll(Int64.self, "SELECT rowid FROM t") }
+        #expect(before != after)
+        let restored = try engine.defaultStack.undo()
+        #expect(restored?.keys(forTable: "t") == [["b"]])
+        try engine.defaultStack.undo()
+        #expect(try rows(db) == [["b", 2], ["c", 3]])
+        try engine.defaultStack.redo()
+        try engine.defaultStack.redo()
+        #expect(try rows(db) == [["c", 30]])
+    }
+
+    /// A join table keyed by two columns, `WITHOUT ROWID`, whose rows a parent's delete
+    /// cascades: the undo brings back the parent and every join row.
+    @Test func aCascadeThroughAJoinTableUndoes() throws {
+        let db = try DatabaseQueue()
+        try execute(
+            db,
+            """
+            CREATE TABLE tags(name TEXT PRIMARY KEY NOT NULL, color TEXT);
+            CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT);
+            CREATE TABLE note_tags(
+                noteId INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+                tag TEXT NOT NULL REFERENCES tags(name) ON DELETE CASCADE ON UPDATE CASCADE,
+                PRIMARY KEY(noteId, tag)) WITHOUT ROWID;
+            INSERT INTO tags VALUES ('home', 'red'), ('work', 'blue');
+            INSERT INTO notes VALUES (1, 'a'), (2, 'b');
+            INSERT INTO note_tags VALUES (1, 'home'), (1, 'work'), (2, 'work');
+            """)
+        let engine = try UndoEngine(for: db, tableNames: ["tags", "notes", "note_tags"])
+        let before = (try rows(db, "tags"), try rows(db, "note_tags"))
+        try undoable("Delete Tag") { try execute(db, "DELETE FROM tags WHERE name = 'work'") }
+        #expect(try rows(db, "note_tags") == [[1, "home"]])
+        try undoable("Rename Tag") {
+            try execute(db, "UPDATE tags SET name = 'house' WHERE name = 'home'")
+        }
+        #expect(try rows(db, "note_tags") == [[1, "house"]])
+        try engine.defaultStack.undo()
+        #expect(try rows(db, "note_tags") == [[1, "home"]])
+        let event = try engine.defaultStack.undo()
+        #expect(try rows(db, "tags") == before.0)
+        #expect(try rows(db, "note_tags") == before.1)
+        #expect(event?.keys(forTable: "tags") == [["work"]])
+        #expect(Set(event?.keys(forTable: "note_tags") ?? []) == [[1, "work"], [2, "work"]])
+        try engine.defaultStack.redo()
+        #expect(try rows(db, "note_tags") == [[1, "home"]])
+    }
+
+    /// `INSERT OR REPLACE` deletes the row holding the key, or (in a `WITHOUT ROWID` table) a
+    /// row holding a unique value: the undo brings the replaced row back.
+    @Test(arguments: ["", " WITHOUT ROWID"])
+    func aReplacedRowComesBack(options: String) throws {
+        let db = try DatabaseQueue()
+        try execute(
+            db, "CREATE TABLE t(k TEXT PRIMARY KEY NOT NULL, email TEXT UNIQUE, v)\(options)")
+        try execute(db, "INSERT INTO t VALUES ('a', 'a@x', 1), ('b', 'b@x', 2)")
+        let engine = try UndoEngine(for: db, tableNames: ["t"])
+        try undoable("Replace") {
+            try execute(db, "INSERT OR REPLACE INTO t VALUES ('a', 'b@x', 10)")
+        }
+        #expect(try rows(db) == [["a", "b@x", 10]])
+        try engine.defaultStack.undo()
+        #expect(try rows(db) == [["a", "a@x", 1], ["b", "b@x", 2]])
+        try engine.defaultStack.redo()
+        #expect(try rows(db) == [["a", "b@x", 10]])
+    }
+
+    /// Another stack's later edit of the row is kept, and the conflict names the row by the
+    /// number the engine gives its key, which `key(of:id:)` turns back into the key.
+    @Test func anotherStacksEditIsKeptAndNamedByKey() throws {
+        struct Keyed: Table { static let tableName = "t" }
+        let db = try DatabaseQueue()
+        try execute(db, "CREATE TABLE t(a TEXT, b INTEGER, v, PRIMARY KEY(a, b))")
+        try execute(db, "INSERT INTO t VALUES ('x', 1, 'old'), ('x', 2, 'other')")
+        let engine = try UndoEngine(for: db, tableNames: ["t"])
+        let mine = try engine.stack(id: "mine")
+        let theirs = try engine.stack(id: "theirs")
+        try withUndoStack(mine) {
+            try undoable("Mine") {
+                try execute(db, "UPDATE t SET v = 'mine' WHERE a = 'x'")
+            }
+        }
+        try withUndoStack(theirs) {
+            try undoable("Theirs") {
+                try execute(db, "UPDATE t SET v = 'theirs' WHERE a = 'x' AND b = 2")
+            }
+        }
+        let event = try mine.undo()
+        #expect(try rows(db) == [["x", 1, "old"], ["x", 2, "theirs"]])
+        let conflict = try #require(event?.conflicts.first)
+        #expect(event?.conflicts.count == 1)
+        #expect(conflict.column == "v")
+        #expect(try engine.key(of: Keyed.self, id: conflict.rowid) == ["x", 2])
+        #expect(try engine.id(of: Keyed.self, key: ["x", 2]) == conflict.rowid)
+        #expect(try engine.id(of: Keyed.self, key: ["y", 9]) == nil)
+        // The redo of "Mine" writes only the row it restored.
+        let kept = try engine.history(of: Keyed.self, key: ["x", 2])
+        #expect(kept.map(\.stackID) == ["theirs"])
+        let restored = try engine.history(of: Keyed.self, key: ["x", 1])
+        #expect(restored.map(\.stackID) == ["mine"])
+        #expect(restored.map(\.isUndone) == [true])
+    }
+
+    /// A key declared `COLLATE NOCASE` names one row in any case: an undo addressed by the
+    /// key as logged finds it after a change of case.
+    @Test func aKeyComparedWithoutCaseNamesOneRow() throws {
+        let db = try DatabaseQueue()
+        try execute(db, "CREATE TABLE t(k TEXT PRIMARY KEY COLLATE NOCASE, v)")
+        try execute(db, "INSERT INTO t VALUES ('abc', 1)")
+        let engine = try UndoEngine(for: db, tableNames: ["t"])
+        try undoable("Set") { try execute(db, "UPDATE t SET v = 2 WHERE k = 'ABC'") }
+        try undoable("Case") { try execute(db, "UPDATE t SET k = 'ABC' WHERE k = 'abc'") }
+        try undoable("Again") { try execute(db, "UPDATE t SET v = 3 WHERE k = 'abc'") }
+        #expect(try rows(db) == [["ABC", 3]])
+        try engine.defaultStack.undo()
+        #expect(try rows(db) == [["ABC", 2]])
+        try engine.defaultStack.undo()
+        #expect(try rows(db) == [["abc", 2]])
+        try engine.defaultStack.undo()
+        #expect(try rows(db) == [["abc", 1]])
+    }
+
+    /// The numbers are kept in the file: after a restart the history still names the rows, and
+    /// a migration that changes the key numbers the rows anew instead of failing.
+    @Test func theNumbersSurviveARestartAndAChangedKey() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "keyed-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("keyed.db").path
+        do {
+            let db = try DatabaseQueue(path: path)
+            defer { db.close() }
+            try execute(db, "CREATE TABLE t(a TEXT, b TEXT, v, PRIMARY KEY(a, b)) WITHOUT ROWID")
+            try execute(db, "INSERT INTO t VALUES ('x', 'y', 1)")
+            let engine = try UndoEngine(for: db, tableNames: ["t"])
+            let stack = try engine.stack(id: "pane")
+            try withUndoStack(stack) {
+                try undoable("Set") { try execute(db, "UPDATE t SET v = 2") }
+                try undoable("Move") { try execute(db, "UPDATE t SET b = 'z'") }
+            }
+        }
+        let db = try DatabaseQueue(path: path)
+        defer { db.close() }
+        let engine = try UndoEngine(for: db, tableNames: ["t"])
+        let stack = try engine.stack(id: "pane")
+        #expect(try stack.undo()?.keys(forTable: "t") == [["x", "y"]])
+        #expect(try rows(db) == [["x", "y", 2]])
+        try engine.migrate { db in
+            try db.execute(
+                """
+                CREATE TABLE t2(a TEXT, b TEXT, v, PRIMARY KEY(a)) WITHOUT ROWID;
+                INSERT INTO t2 SELECT * FROM t; DROP TABLE t; ALTER TABLE t2 RENAME TO t;
+                """)
+        }
+        try withUndoStack(stack) {
+            try undoable("Set again") { try execute(db, "UPDATE t SET v = 3") }
+        }
+        #expect(try stack.undo()?.keys(forTable: "t") == [["x"]])
+        #expect(try rows(db) == [["x", "y", 2]])
+    }
+
+    /// A rowid table's key that is not declared NOT NULL may hold NULL (a quirk SQLite keeps):
+    /// such a row has no key to be named by, and is not recorded.
+    @Test func aRowWhoseKeyIsNullIsNotRecorded() throws {
+        let db = try DatabaseQueue()
+        try execute(db, "CREATE TABLE t(k TEXT PRIMARY KEY, v)")
+        let engine = try UndoEngine(for: db, tableNames: ["t"])
+        try undoable("Add") { try execute(db, "INSERT INTO t VALUES (NULL, 1), ('a', 2)") }
+        let event = try engine.defaultStack.undo()
+        #expect(event?.keys(forTable: "t") == [["a"]])
+        #expect(try rows(db) == [[nil, 1]])
+    }
+}
