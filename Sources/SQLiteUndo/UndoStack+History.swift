@@ -52,7 +52,33 @@ public struct UndoHistory: Sendable {
 
 /// The rows a step wrote, by table name.
 public struct UndoStepRows: Sendable, Equatable {
+    /// Their rowids, or for a table keyed otherwise the numbers the engine gives their keys.
     public let rows: [String: Set<Int64>]
+    /// Their primary keys, for the tables keyed otherwise than by an `INTEGER PRIMARY KEY`.
+    public let keys: [String: [[SQLiteValue]]]
+
+    public init(rows: [String: Set<Int64>], keys: [String: [[SQLiteValue]]] = [:]) {
+        self.rows = rows
+        self.keys = keys
+    }
+
+    /// The primary keys (each its values in the key's order) of the rows of `table` the step
+    /// wrote, or nil when it wrote none: for a table with an `INTEGER PRIMARY KEY`, its rowids,
+    /// each as a key of one value.
+    public func keys(for table: any Table.Type) -> [[SQLiteValue]]? {
+        keys(forTable: table.tableName)
+    }
+
+    /// The primary keys of the rows of the table named `name` (any case) the step wrote, or
+    /// nil (see `keys(for:)`).
+    public func keys(forTable name: String) -> [[SQLiteValue]]? {
+        if let keys = keys.first(where: { $0.key.caseInsensitiveCompare(name) == .orderedSame }),
+            !keys.value.isEmpty
+        {
+            return keys.value
+        }
+        return ids(forTable: name).map { $0.sorted().map { [.integer($0)] } }
+    }
 
     /// The rowids of `table` the step wrote, or nil when it wrote none.
     public func ids(for table: any Table.Type) -> Set<Int64>? {
@@ -103,7 +129,7 @@ extension UndoStack {
                     else { continue }
                     found[name, default: []].insert(rowid)
                 }
-                return UndoStepRows(rows: found)
+                return UndoStepRows(rows: found, keys: try engine.keys(of: found, db))
             }
         }
     }

@@ -212,6 +212,49 @@ import Testing
         #expect(try rows(db) == [["abc", 1]])
     }
 
+    /// What SQLite did, on a table keyed by text: a row an `OR IGNORE` or an application
+    /// trigger's `RAISE(IGNORE)` skipped is not the action's (another stack's later edit of it
+    /// survives the undo), an upsert's update and a NOT NULL default an `OR REPLACE` filled in
+    /// undo exactly.
+    @Test func whatSQLiteDidIsRecordedOnAKeyedTable() throws {
+        let db = try DatabaseQueue()
+        try execute(
+            db,
+            """
+            CREATE TABLE t(k TEXT PRIMARY KEY NOT NULL, v INTEGER NOT NULL DEFAULT 7,
+                locked INTEGER NOT NULL DEFAULT 0, note TEXT UNIQUE) WITHOUT ROWID;
+            CREATE TRIGGER keepLocked BEFORE UPDATE ON t WHEN OLD.locked AND NEW.locked
+            BEGIN SELECT RAISE(IGNORE); END;
+            INSERT INTO t VALUES ('a', 1, 0, 'na'), ('b', 2, 1, 'nb'), ('c', 3, 0, 'nc');
+            """)
+        let engine = try UndoEngine(for: db, tableNames: ["t"])
+        let mine = try engine.stack(id: "mine")
+        let theirs = try engine.stack(id: "theirs")
+        try withUndoStack(mine) {
+            try undoable("All") {
+                try execute(db, "UPDATE t SET v = v * 10")
+                try execute(db, "UPDATE OR IGNORE t SET note = 'nc' WHERE k = 'a'")
+                try execute(
+                    db, "INSERT INTO t(k, v) VALUES ('c', 0) ON CONFLICT(k) DO UPDATE SET v = 99")
+                try execute(db, "UPDATE OR REPLACE t SET v = NULL WHERE k = 'a'")
+            }
+        }
+        #expect(
+            try rows(db) == [["a", 7, 0, "na"], ["b", 2, 1, "nb"], ["c", 99, 0, "nc"]])
+        // "b" was skipped by its trigger; "a"'s note collided and was skipped by OR IGNORE.
+        #expect(try mine.rows(of: mine.history.undo[0]).keys(forTable: "t") == [["a"], ["c"]])
+        try withUndoStack(theirs) {
+            try undoable("Unlock") {
+                try execute(db, "UPDATE t SET locked = 0, v = 5 WHERE k = 'b'")
+            }
+        }
+        let event = try mine.undo()
+        #expect(event?.conflicts == [])
+        #expect(try rows(db) == [["a", 1, 0, "na"], ["b", 5, 0, "nb"], ["c", 3, 0, "nc"]])
+        try mine.redo()
+        #expect(try rows(db) == [["a", 7, 0, "na"], ["b", 5, 0, "nb"], ["c", 99, 0, "nc"]])
+    }
+
     /// The numbers are kept in the file: after a restart the history still names the rows, and
     /// a migration that changes the key numbers the rows anew instead of failing.
     @Test func theNumbersSurviveARestartAndAChangedKey() throws {
