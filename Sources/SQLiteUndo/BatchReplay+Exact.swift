@@ -24,6 +24,9 @@ extension BatchReplay {
             guard let removal = try removalParts() else { return false }
             return try removeExactly(removal.parts, updated: removal.updated)
         }
+        // A table the key map names is replayed by the set-based or row-by-row replays: this
+        // one reads rowids.
+        guard !parts.contains(where: { $0.table.keyMap != nil }) else { return false }
         if parts.allSatisfy({ $0.kind == .insert }) {
             return try removeExactly(parts, updated: [:])
         }

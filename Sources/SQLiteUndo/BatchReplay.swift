@@ -177,8 +177,7 @@ struct BatchReplay {
             let tableID: Int64 = try row.decode(at: 0)
             let count: Int = try row.decode(at: 2)
             let (lowest, highest): (Int64, Int64) = (try row.decode(at: 5), try row.decode(at: 6))
-            // A table the key map names is replayed row by row.
-            guard let table = tables[tableID], table.keyMap == nil, seen.insert(tableID).inserted,
+            guard let table = tables[tableID], seen.insert(tableID).inserted,
                 let stored = UndoLogSchema.Kind(rawValue: try row.decode(at: 1)),
                 try row.decode(at: 4, as: Int.self) == 0
             else { return nil }
@@ -303,7 +302,7 @@ struct BatchReplay {
         UPDATE \(part.table.sqlName) AS target SET \(assignments.joined(separator: ", "))
         FROM \(log) AS l
         WHERE \(spanOf("l")) AND l.tableId = ? AND l.kind = ? AND l.mask = ?
-            AND target.rowid = l.\(currentRowid)\(condition)
+            AND \(part.table.rowMatch("l.\(currentRowid)", row: "target"))\(condition)
         """
     }
 
@@ -338,14 +337,20 @@ struct BatchReplay {
                 + "\(Self.same(current, "l.\(before)\(column.slot)")))"
         }
         let values = columns.map { "target.\($0.name.quotedIdentifier)" }
+        // NULL in a row the join found none for: its rowid, or a column of its key.
+        let missing =
+            table.keyMap.map { "target.\($0.columns[0].name.quotedIdentifier)" }
+            ?? "target.rowid"
         let rows = try db.fetchAll(
             Row.self,
             """
-            SELECT l.\(currentRowid), target.rowid IS NULL, \((values + fine).joined(separator: ", "))
+            SELECT l.\(currentRowid), \(missing) IS NULL,
+                \((values + fine).joined(separator: ", "))
             FROM \(log) AS l
-            LEFT JOIN \(table.sqlName) AS target ON target.rowid = l.\(currentRowid)
+            LEFT JOIN \(table.sqlName) AS target
+                ON \(table.rowMatch("l.\(currentRowid)", row: "target"))
             WHERE \(spanOf("l")) AND l.tableId = ? AND l.kind = ? AND l.mask = ?
-                AND (target.rowid IS NULL OR NOT (\(fine.joined(separator: " AND "))))
+                AND (\(missing) IS NULL OR NOT (\(fine.joined(separator: " AND "))))
             """, arguments(part) + [.integer(mask)])
         for row in rows {
             let rowid: Int64 = try row.decode(at: 0)
@@ -379,7 +384,7 @@ struct BatchReplay {
                 Int64.self,
                 """
                 SELECT \(original) FROM \(log) AS l JOIN \(table.sqlName) AS target
-                    ON target.rowid = \(original)
+                    ON \(table.rowMatch(original, row: "target"))
                 WHERE \(spanOf("l")) AND l.tableId = ? AND l.kind = ?
                     AND (\(differs.joined(separator: " OR ")))
                 """, arguments(part))
@@ -395,9 +400,9 @@ struct BatchReplay {
             INSERT INTO \(table.sqlName)(\(names.joined(separator: ", ")))
             SELECT \(values.joined(separator: ", ")) FROM \(log) AS l
             WHERE \(spanOf("l")) AND l.tableId = ? AND l.kind = ?
-                AND NOT EXISTS (SELECT 1 FROM \(table.sqlName) WHERE rowid = \(original))
+                AND NOT EXISTS (SELECT 1 FROM \(table.sqlName) WHERE \(table.rowMatch(original)))
             ORDER BY \(original)
-            RETURNING rowid
+            RETURNING \(table.rowidSQL(table.name.quotedIdentifier))
             """, arguments(part))
     }
 
@@ -412,17 +417,20 @@ struct BatchReplay {
             Int64.self,
             """
             SELECT \(current) FROM \(log) AS l JOIN \(table.sqlName) AS target
-                ON target.rowid = \(current)
+                ON \(table.rowMatch(current, row: "target"))
             WHERE \(spanOf("l")) AND l.tableId = ? AND l.kind = ? AND NOT (\(unchanged))
             """, arguments(part))
         for rowid in changed {
             conflicts.append(UndoConflict(table: table.name, rowid: rowid, column: nil, kept: nil))
         }
+        // A row the key map names is deleted by its key.
+        let key = table.keyMap?.columns.map(\.name.quotedIdentifier) ?? ["rowid"]
         try db.executeReplay(
             """
-            DELETE FROM \(table.sqlName) WHERE rowid IN (
-                SELECT \(current) FROM \(log) AS l JOIN \(table.sqlName) AS target
-                    ON target.rowid = \(current)
+            DELETE FROM \(table.sqlName) WHERE (\(key.joined(separator: ", "))) IN (
+                SELECT \(key.map { "target.\($0)" }.joined(separator: ", "))
+                FROM \(log) AS l JOIN \(table.sqlName) AS target
+                    ON \(table.rowMatch(current, row: "target"))
                 WHERE \(spanOf("l")) AND l.tableId = ? AND l.kind = ? AND \(unchanged))
             """, arguments(part))
     }

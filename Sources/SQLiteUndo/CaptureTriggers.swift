@@ -23,7 +23,8 @@
 ///   triggers are on): a BEFORE trigger of every write that may replace rows arms
 ///   `ReplacedRows`, which keeps them from the pre-update hook, and the AFTER trigger of the same
 ///   write logs them first (`ReplacedRows.logFunction`). An update may replace rows only through
-///   a unique index, or by moving the rowid onto another row's.
+///   a unique index, or by moving the rowid onto another row's: when every unique index is on
+///   stored columns, only an update that sets one of them (or the rowid) is watched.
 /// - A table keyed otherwise than by an `INTEGER PRIMARY KEY` names its rows by the numbers of
 ///   their keys (`KeyMap`): each trigger first gives the keys it logs a number when they have
 ///   none, and logs numbers where other tables log rowids; a change of key logs a move from the
@@ -92,14 +93,16 @@ extension TrackedTable {
     }
 
     /// The columns an UPDATE that may replace rows sets, with the condition under which it
-    /// may: any update of a table with a unique index, or one moving the rowid.
+    /// may: one moving the rowid; with unique indexes on columns only, one setting the rowid or
+    /// a column of theirs; with any other unique index, any update.
     private var replacingUpdate: (of: String, when: String) {
-        hasUniqueIndex
-            ? ("", "")
-            : (
+        guard hasUniqueIndex else {
+            return (
                 " OF \(rowidNames.map(\.quotedIdentifier).joined(separator: ", "))",
                 " AND OLD.rowid IS NOT NEW.rowid"
             )
+        }
+        return replacesOnlyThroughKeys ? (" OF \(keyNames)", "") : ("", "")
     }
 
     /// SQL that creates this table's capture triggers.
@@ -167,19 +170,20 @@ extension TrackedTable {
                     \(logReplaced)
                     INSERT INTO \(log)(barrier, tableId, kind, oldRowid, newRowid, mask,
                                        o\(column.slot), n\(column.slot))
-                    VALUES (\(UndoEngine.capturingBarrierFunction), \(id),
-                            \(UndoLogSchema.Kind.update.rawValue), \(rowidSQL("NEW")),
-                            \(rowidSQL("NEW")),
-                            \(Int64(1) << Int64(column.slot)), OLD.\(name), NEW.\(name));
+                    SELECT \(UndoEngine.capturingBarrierFunction), \(id),
+                           \(UndoLogSchema.Kind.update.rawValue), r, r,
+                           \(Int64(1) << Int64(column.slot)), OLD.\(name), NEW.\(name)
+                    FROM (SELECT \(rowidSQL("NEW")) AS r);
                 END;
                 """
         }.joined(separator: "\n")
     }
 
     /// The statement logging the rows an update replaced through a unique index, for a column's
-    /// update trigger (nothing when the table has none).
+    /// update trigger (nothing when the table has none, or only unique indexes on columns, which
+    /// the column update triggers do not set).
     private var logReplaced: String {
-        guard hasUniqueIndex else { return "" }
+        guard hasUniqueIndex, !replacesOnlyThroughKeys else { return "" }
         return
             "SELECT \(ReplacedRows.logFunction(table: id, rowid: rowidSQL("NEW"), disarming: false));"
     }

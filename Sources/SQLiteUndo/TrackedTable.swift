@@ -46,6 +46,10 @@ struct TrackedTable: Sendable {
     /// Whether the table has a unique index of any kind (partial, on expressions, with a
     /// collation): an update may then replace other rows.
     let hasUniqueIndex: Bool
+    /// Whether every unique index is one of `uniqueKeys` on stored columns (none partial, on
+    /// expressions or on a generated column): an update then replaces rows only when it sets
+    /// one of their columns (or the rowid), and any other update need not watch for it.
+    let replacesOnlyThroughKeys: Bool
 
     /// Prefix of the engine's own tables, which it never tracks.
     static let reservedPrefix = "sqliteundo_"
@@ -103,12 +107,17 @@ struct TrackedTable: Sendable {
         }
         let keyMap = alias == nil ? KeyMap(tableId: id, columns: keyColumns) : nil
         try keyMap?.prepare(db)
+        let keys = try uniqueKeys(of: name, db)
+        let uniqueIndexes =
+            try db.fetchOne(
+                Int.self, "SELECT count(*) FROM pragma_index_list(?) WHERE \"unique\" = 1",
+                [.text(name)]) ?? 0
+        let storedNames = Set(stored.map(\.name))
         return TrackedTable(
             id: id, name: name, columns: columns, rowidAlias: alias, keyMap: keyMap,
-            uniqueKeys: try uniqueKeys(of: name, db),
-            hasUniqueIndex: try db.fetchOne(
-                Int.self, "SELECT count(*) FROM pragma_index_list(?) WHERE \"unique\" = 1",
-                [.text(name)]) ?? 0 > 0)
+            uniqueKeys: keys, hasUniqueIndex: uniqueIndexes > 0,
+            replacesOnlyThroughKeys: uniqueIndexes == keys.count
+                && keys.joined().allSatisfy(storedNames.contains))
     }
 
     /// The column aliasing the table's rowid, or nil: only a primary key of one column declared

@@ -5,20 +5,43 @@ import SQLiteDatabase
 enum ArticlesTable {
     static let name = "articles"
 
+    /// How the table's rows are keyed.
+    enum Key {
+        /// `id INTEGER PRIMARY KEY`, 1 to the number of rows.
+        case integer
+        /// `id TEXT PRIMARY KEY`, a UUID-shaped text (36 characters) per row.
+        case text
+
+        fileprivate var declaration: String {
+            switch self {
+            case .integer: "id INTEGER PRIMARY KEY"
+            case .text: "id TEXT PRIMARY KEY NOT NULL"
+            }
+        }
+
+        /// The SQL of row `x`'s key.
+        fileprivate var value: String {
+            switch self {
+            case .integer: "x"
+            case .text: "printf('%08x-0000-4000-8000-%012x', x * 2654435761 % 4294967296, x)"
+            }
+        }
+    }
+
     /// Creates the table in `db` and fills it with `rows` rows, the same in every database.
-    static func create(rows: Int, in db: some DatabaseWriter) throws {
+    static func create(rows: Int, key: Key = .integer, in db: some DatabaseWriter) throws {
         try db.write { db in
             try db.execute(
                 """
                 CREATE TABLE articles (
-                    id INTEGER PRIMARY KEY, title TEXT NOT NULL, body TEXT NOT NULL,
+                    \(key.declaration), title TEXT NOT NULL, body TEXT NOT NULL,
                     rating INTEGER NOT NULL)
                 """)
             try db.execute(
                 """
                 WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < ?)
                 INSERT INTO articles(id, title, body, rating)
-                SELECT x, 'Article ' || x,
+                SELECT \(key.value), 'Article ' || x,
                        substr(x || ' ' || replace(hex(zeroblob(50)), '00', 'lorem ipsum '), 1, 500),
                        x % 6
                 FROM n

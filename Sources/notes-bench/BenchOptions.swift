@@ -71,4 +71,5 @@ enum BenchGroup: String, CaseIterable, Equatable, Hashable {
     case log
     case longBody = "long-body"
     case bigActions = "big-actions"
+    case keyed
 }

@@ -32,6 +32,10 @@ enum BenchRunner {
             results += try BulkChangeBenchmarks(config: config)
                 .run(capture: runs(.capture), undo: runs(.undo))
         }
+        if runs(.keyed) {
+            Progress.note("capture and undo on a table keyed by text (\(config.rows) rows)")
+            results += try KeyedTableBenchmarks(config: config).run()
+        }
         if runs(.singleRow) {
             Progress.note("1-row barrier in a WAL file")
             results += try SingleRowBenchmark(config: config, folder: folder).run()

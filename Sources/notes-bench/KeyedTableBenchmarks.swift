@@ -1,0 +1,90 @@
+import SQLiteDatabase
+import SQLiteUndo
+
+/// Capture and undo of a bulk UPDATE on a table keyed by text (UUIDs), whose rows the engine
+/// names through its key map, side by side with the same table keyed by `INTEGER PRIMARY KEY`
+/// and with the statement untracked. No target: what a key other than the rowid costs.
+@MainActor
+struct KeyedTableBenchmarks {
+    let config: BenchConfig
+    private let keyed: DatabaseQueue
+    private let keyedEngine: UndoEngine
+    private let integer: DatabaseQueue
+    private let integerEngine: UndoEngine
+    private let untracked: DatabaseQueue
+
+    init(config: BenchConfig) throws {
+        self.config = config
+        keyed = try DatabaseQueue()
+        integer = try DatabaseQueue()
+        untracked = try DatabaseQueue()
+        try ArticlesTable.create(rows: config.rows, key: .text, in: keyed)
+        try ArticlesTable.create(rows: config.rows, key: .integer, in: integer)
+        try ArticlesTable.create(rows: config.rows, key: .text, in: untracked)
+        keyedEngine = try UndoEngine(for: keyed, tableNames: [ArticlesTable.name])
+        integerEngine = try UndoEngine(for: integer, tableNames: [ArticlesTable.name])
+    }
+
+    func run() throws -> [Measurement] {
+        let what = "UPDATE int column, \(countLabel(config.rows)) rows"
+        let update = "UPDATE articles SET rating = rating + 1"
+        try checkUndoRestores(update)
+        let capture = try Interleaving.medianSeconds(
+            [
+                Contender(prepare: { try keyedEngine.defaultStack.removeAll() }) {
+                    try undoable("Update all") { try keyed.write { try $0.execute(update) } }
+                },
+                Contender(prepare: { try integerEngine.defaultStack.removeAll() }) {
+                    try undoable("Update all") { try integer.write { try $0.execute(update) } }
+                },
+                Contender { try untracked.write { try $0.execute(update) } },
+            ], repetitions: config.bulkRepetitions)
+        let undo = try Interleaving.medianSeconds(
+            [
+                Contender(
+                    prepare: {
+                        try keyedEngine.defaultStack.removeAll()
+                        try undoable("Update all") { try keyed.write { try $0.execute(update) } }
+                    },
+                    run: { try keyedEngine.defaultStack.undo() }),
+                Contender(
+                    prepare: {
+                        try integerEngine.defaultStack.removeAll()
+                        try undoable("Update all") {
+                            try integer.write { try $0.execute(update) }
+                        }
+                    },
+                    run: { try integerEngine.defaultStack.undo() }),
+                Contender { try untracked.write { try $0.execute(update) } },
+            ], repetitions: config.bulkRepetitions)
+        return [
+            Measurement(
+                measure: "keyed: capture: \(what), text key, barrier / untracked",
+                value: capture[0], baseline: capture[2], unit: .seconds, target: .none),
+            Measurement(
+                measure: "keyed: capture: \(what), text key / integer key",
+                value: capture[0], baseline: capture[1], unit: .seconds, target: .none),
+            Measurement(
+                measure: "keyed: undo: \(what), text key / forward untracked",
+                value: undo[0], baseline: undo[2], unit: .seconds, target: .none),
+            Measurement(
+                measure: "keyed: undo: \(what), text key / integer key",
+                value: undo[0], baseline: undo[1], unit: .seconds, target: .none),
+        ]
+    }
+
+    /// Fails unless an undo on the text-keyed table brings every rating back.
+    private func checkUndoRestores(_ update: String) throws {
+        let ratings = {
+            try keyed.read {
+                try $0.fetchAll(Int64.self, "SELECT rating FROM articles ORDER BY id")
+            }
+        }
+        let before = try ratings()
+        try undoable("Update all") { try keyed.write { try $0.execute(update) } }
+        try keyedEngine.defaultStack.undo()
+        guard try ratings() == before else {
+            throw BenchFailure("undo on the text-keyed table did not restore the ratings")
+        }
+    }
+}
