@@ -65,6 +65,12 @@ extension Database {
             { context, handle, operation, schema, table, rowid, _ in
                 guard let context, let handle, let schema, let table else { return }
                 let database = Unmanaged<Database>.fromOpaque(context).takeUnretainedValue()
+                if !database.withoutRowidTables.isEmpty, sqlite3_stricmp(schema, "main") == 0,
+                    database.withoutRowidTables.contains(String(cString: table).lowercased())
+                {
+                    database.noteChange(
+                        of: table, resizing: operation != SQLITE_UPDATE, rowid: 0)
+                }
                 guard database.isWatchingRowChanges, sqlite3_stricmp(schema, "main") == 0,
                     let handler = database.rowChangeHandler
                 else { return }

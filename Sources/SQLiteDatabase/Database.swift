@@ -44,6 +44,11 @@ public final class Database {
     @exclusivity(unchecked) public var isWatchingRowChanges = false
     /// The handler `watchRowChanges` installed.
     var rowChangeHandler: ((RowBeingChanged) -> Void)?
+    /// Tables of the main schema declared `WITHOUT ROWID`, lowercased, whose row changes SQLite's
+    /// update hook never reports: while `watchRowChanges` has a handler, the pre-update hook
+    /// counts them instead (`changedRowCount`, `changedTables`, `recordingChangedRowids`, which
+    /// gets rowid 0 for each).
+    @exclusivity(unchecked) public var withoutRowidTables: Set<String> = []
     /// The lockstep feed functions registered on this connection, by name.
     var lockstepFeeds: [String: LockstepFeed] = [:]
 
@@ -231,7 +236,7 @@ public final class Database {
             }, context)
     }
 
-    private func noteChange(of table: UnsafePointer<CChar>, resizing: Bool, rowid: Int64) {
+    func noteChange(of table: UnsafePointer<CChar>, resizing: Bool, rowid: Int64) {
         let index: Int
         if let seen = hookedTables.firstIndex(where: {
             $0.name.withCString { sqlite3_stricmp($0, table) == 0 }

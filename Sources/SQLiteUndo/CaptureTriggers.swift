@@ -102,7 +102,11 @@ extension TrackedTable {
                 " AND OLD.rowid IS NOT NEW.rowid"
             )
         }
-        return replacesOnlyThroughKeys ? (" OF \(keyNames)", "") : ("", "")
+        guard replacesOnlyThroughKeys else { return ("", "") }
+        // A key map's table with a rowid still replaces the row whose rowid an update takes.
+        let rowid = hasRowid && rowidAlias == nil ? ["rowid", "oid", "_rowid_"] : []
+        let names = (rowid + [keyNames]).map { $0 == keyNames ? $0 : $0.quotedIdentifier }
+        return (" OF \(names.joined(separator: ", "))", "")
     }
 
     /// SQL that creates this table's capture triggers.

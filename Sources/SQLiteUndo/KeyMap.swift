@@ -19,6 +19,9 @@ struct KeyMap: Sendable {
     struct Column: Sendable {
         let name: String
         let collation: String
+        /// The type the column was declared with: the map's column has the same affinity, so a
+        /// key given as text finds an integer key's number as SQLite would find its row.
+        let declaredType: String
     }
 
     /// The map's table in the main schema.
@@ -43,28 +46,57 @@ struct KeyMap: Sendable {
         guard let index else { return [] }
         return try db.fetchAll(
             Row.self,
-            "SELECT name, coll FROM pragma_index_xinfo(?) WHERE key = 1 ORDER BY seqno",
-            [.text(index)]
-        ).map { Column(name: try $0.decode("name"), collation: try $0.decode("coll")) }
+            """
+            SELECT x.name, x.coll, c.type FROM pragma_index_xinfo(?1) x
+            JOIN pragma_table_xinfo(?2) c ON c.cid = x.cid
+            WHERE x.key = 1 ORDER BY x.seqno
+            """, [.text(index), .text(table)]
+        ).map {
+            Column(
+                name: try $0.decode("name"), collation: try $0.decode("coll"),
+                declaredType: try $0.decode("type"))
+        }
     }
 
     /// Creates the map when the file has none yet, or has one for another key (a migration
-    /// changed the table's primary key: rows are then other rows, and numbered anew).
+    /// changed the table's primary key: its columns, their types or collations). Rows are then
+    /// other rows: the new map numbers them above every number the old one gave (it keeps its
+    /// highest, with no key), so the history of the old key names none of them.
     func prepare(_ db: Database) throws {
-        let columns = try db.fetchAll(
-            Row.self, "SELECT name FROM pragma_table_info(?)", [.text(name)])
-        if !columns.isEmpty, columns.count != self.columns.count + 1 {
-            try db.execute("DROP TABLE main.\(sqlName)")
+        let existing = try db.fetchOne(
+            String.self, "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?",
+            [.text(name)])
+        guard let existing else {
+            try db.execute(createSQL)
+            return
         }
+        guard !existing.contains(signature) else { return }
+        let highest = try db.fetchOne(Int64.self, "SELECT max(id) FROM main.\(sqlName)") ?? 0
+        try db.execute("DROP TABLE main.\(sqlName)")
         try db.execute(createSQL)
+        try db.execute("INSERT INTO main.\(sqlName)(id) VALUES (?)", [.integer(highest)])
+    }
+
+    /// The key the map numbers, written into its schema as a comment.
+    private var signature: String {
+        let described = columns.map {
+            "\($0.name.quotedIdentifier) \($0.declaredType.quotedIdentifier) "
+                + $0.collation.quotedIdentifier
+        }
+        // A name holding "*/" would end the comment early.
+        let text = described.joined(separator: ", ").replacingOccurrences(of: "*/", with: "* /")
+        return "/* key: \(text) */"
     }
 
     private var createSQL: String {
-        let keys = zip(keyNames, columns).map { "\($0) COLLATE \($1.collation.quotedIdentifier)" }
+        let keys = zip(keyNames, columns).map { name, column in
+            let type = column.declaredType.isEmpty ? "" : " \(column.declaredType.quotedIdentifier)"
+            return "\(name)\(type) COLLATE \(column.collation.quotedIdentifier)"
+        }
         return """
-            CREATE TABLE IF NOT EXISTS main.\(sqlName)(
+            CREATE TABLE main.\(sqlName)(
                 id INTEGER PRIMARY KEY, \(keys.joined(separator: ", ")),
-                UNIQUE(\(keyNames.joined(separator: ", "))))
+                UNIQUE(\(keyNames.joined(separator: ", "))) \(signature))
             """
     }
 

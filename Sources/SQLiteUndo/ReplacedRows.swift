@@ -41,9 +41,10 @@ final class ReplacedRows: WriteTransactionObserver, @unchecked Sendable {
     /// A row deleted while armed that no trigger logged (yet).
     private struct Deleted {
         let tableId: Int64
-        /// Its rowid; for a table the key map names, its key's values, numbered when it is logged
-        /// (the hook may not read the database).
+        /// Its rowid (meaningless for a `WITHOUT ROWID` table).
         let rowid: Int64
+        /// For a table the key map names, its key's values, numbered when the row is logged (the
+        /// hook may not read the database).
         let key: [SQLiteValue]?
         let barrier: Int64
         let values: [(slot: Int, value: SQLiteValue)]

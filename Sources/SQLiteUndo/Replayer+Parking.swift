@@ -1,8 +1,9 @@
 import SQLiteDatabase
 
-/// Rows in the way of a replay: a row holding a unique value or a rowid another row of the
-/// replay needs first is parked (moved to a free rowid, its unique columns set to a
-/// placeholder) and goes back at the end where its own restores did not take it.
+/// Rows in the way of a replay: a row holding a unique value or a rowid (or a key the key map
+/// numbers) another row of the replay needs first is parked (moved to a free rowid, its unique
+/// columns set to a placeholder) and goes back at the end where its own restores did not take
+/// it.
 extension Replayer {
     /// Whether the row at `rowid` is one this replay moves elsewhere or deletes (its rowid is
     /// taken only until then).
@@ -90,7 +91,7 @@ extension Replayer {
                 else { return nil }
                 return (column.name.quotedIdentifier, values[column.slot] ?? .null)
             }
-            var movesBack = aliasSlot(of: table).map { !restored.contains($0) } ?? true
+            var movesBack = aliasSlot(of: table).map { !restored.contains($0) } ?? false
             if table.keyMap != nil {
                 movesBack = table.columns.contains { column in
                     table.namesRow(column) && set.contains { $0.0 == column.name.quotedIdentifier }
@@ -99,21 +100,31 @@ extension Replayer {
                 set.append(("rowid", .integer(key.rowid)))
             }
             guard !set.isEmpty else { continue }
+            var back = key.rowid
             do {
                 try db.savepoint {
-                    try write(
-                        "UPDATE \(table.sqlName) SET "
-                            + set.map { "\($0.0) = ?" }.joined(separator: ", ")
-                            + " WHERE \(table.rowMatch())", set.map(\.1) + [.integer(at)])
+                    // SQL writing the values kept in the log cells (bound, as they were read).
+                    let assignments = set.map { "\($0.0) = ?" }.joined(separator: ", ")
+                    if table.keyMap != nil, movesBack {
+                        // Where the key puts it: its other key columns may be restored already.
+                        back =
+                            try update(
+                                table, set: assignments, binding: set.map(\.1), at: at,
+                                returningNumber: true) ?? key.rowid
+                    } else {
+                        try write(
+                            "UPDATE \(table.sqlName) SET \(assignments) WHERE \(table.rowMatch())",
+                            set.map(\.1) + [.integer(at)])
+                    }
                 }
             } catch let error as SQLiteError where error.code.primary == .constraint {
                 throw ParkedRowStuck(row: key)
             }
             if movesBack {
-                moved[key] = key.rowid
+                moved[key] = back
                 record.moveIntendedColumns(
                     from: RowKey(tableId: table.id, rowid: at),
-                    to: RowKey(tableId: table.id, rowid: key.rowid))
+                    to: RowKey(tableId: table.id, rowid: back))
             }
         }
     }

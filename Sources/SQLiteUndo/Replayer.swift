@@ -313,6 +313,14 @@ struct Replayer {
 
     private mutating func restoreUpdated(_ change: NetChange, _ table: TrackedTable) throws {
         guard let rowid = change.currentRowid, let original = change.originalRowid else { return }
+        if try isMovedBackByACascade(change, table) {
+            touch(table, original)
+            moved[RowKey(tableId: table.id, rowid: rowid)] = original
+            record.setIntendedColumns(
+                RowKey(tableId: table.id, rowid: original), change.before.mapValues(\.sql),
+                merging: true)
+            return
+        }
         guard let current = try before(rowid, of: table) else {
             touch(table, rowid)
             record.keep(UndoConflict(table: table.name, rowid: rowid, column: nil, kept: nil))
@@ -407,44 +415,6 @@ struct Replayer {
             merging: true)
     }
 
-    /// Sets `set` (SQL assignments) on the row at `at`; returns where the row is then (the
-    /// number of its new key when `returningNumber`, for a table the key map names), or nil when
-    /// an application's trigger skipped the row (`RAISE(IGNORE)`).
-    mutating func update(
-        _ table: TrackedTable, set: String, at: Int64, returningNumber: Bool
-    ) throws -> Int64? {
-        let sql = "UPDATE \(table.sqlName) SET \(set) WHERE \(table.rowMatch())"
-        guard returningNumber, let keyMap = table.keyMap else {
-            return try write(sql, [.integer(at)]) ? at : nil
-        }
-        let names = keyMap.columns.map(\.name.quotedIdentifier).joined(separator: ", ")
-        let keys = try db.fetchReplayRows(sql + " RETURNING \(names)", [.integer(at)])
-        record.noteWrites(keys.count)
-        guard let key = keys.first else { return nil }
-        return try keyMap.number(of: keyMap.columns.indices.map { key[$0] }, db)
-    }
-
-    /// The row other than the one at `rowid` that holds `value` in `column`, by what the log
-    /// names it.
-    private func holder(
-        of value: SQLiteValue, in column: TrackedTable.Column, of table: TrackedTable,
-        besides rowid: Int64
-    ) throws -> Int64? {
-        let other =
-            "\(column.name.quotedIdentifier) = ? AND NOT (\(table.rowMatch()))"
-        let at: [SQLiteValue] = [value, .integer(now(rowid, of: table))]
-        guard let keyMap = table.keyMap else {
-            return try db.fetchOne(
-                Int64.self, "SELECT rowid FROM \(table.sqlName) WHERE \(other) LIMIT 1", at)
-        }
-        let names = keyMap.columns.map(\.name.quotedIdentifier).joined(separator: ", ")
-        guard
-            let key = try db.fetchOne(
-                Row.self, "SELECT \(names) FROM \(table.sqlName) WHERE \(other) LIMIT 1", at)
-        else { return nil }
-        return try keyMap.number(of: keyMap.columns.indices.map { key[$0] }, db)
-    }
-
     /// Runs one statement of the replay that writes one row. Returns false when it wrote
     /// nothing: an application's trigger skipped the row (`RAISE(IGNORE)`).
     @discardableResult
@@ -468,7 +438,7 @@ struct Replayer {
     }
 
     /// The row's current values by slot, or nil when there is no such row.
-    private func row(_ rowid: Int64, of table: TrackedTable) throws -> [Int: SQLiteValue]? {
+    func row(_ rowid: Int64, of table: TrackedTable) throws -> [Int: SQLiteValue]? {
         let names = table.columns.map(\.name.quotedIdentifier).joined(separator: ", ")
         guard
             let row = try db.fetchOne(

@@ -40,6 +40,8 @@ struct TrackedTable: Sendable {
     let rowidAlias: String?
     /// How the log names the rows of a table without a rowid alias: a number per key value.
     let keyMap: KeyMap?
+    /// Whether the table has a rowid (it is not `WITHOUT ROWID`), named or not.
+    let hasRowid: Bool
     /// The column lists of the table's unique indexes (not partial, no expressions): the keys on
     /// which `OR REPLACE` may delete another row.
     let uniqueKeys: [[String]]
@@ -75,7 +77,8 @@ struct TrackedTable: Sendable {
             throw UndoError.unknownTable(given)
         }
         let name: String = try info.decode("name")
-        let alias = try info.decode("wr", as: Int.self) == 0 ? try rowidAlias(of: name, db) : nil
+        let hasRowid = try info.decode("wr", as: Int.self) == 0
+        let alias = hasRowid ? try rowidAlias(of: name, db) : nil
         let keyColumns = alias == nil ? try KeyMap.keyColumns(of: name, db) : []
         guard alias != nil || !keyColumns.isEmpty else { throw UndoError.noPrimaryKey(name) }
 
@@ -115,6 +118,7 @@ struct TrackedTable: Sendable {
         let storedNames = Set(stored.map(\.name))
         return TrackedTable(
             id: id, name: name, columns: columns, rowidAlias: alias, keyMap: keyMap,
+            hasRowid: hasRowid,
             uniqueKeys: keys, hasUniqueIndex: uniqueIndexes > 0,
             replacesOnlyThroughKeys: uniqueIndexes == keys.count
                 && keys.joined().allSatisfy(storedNames.contains))

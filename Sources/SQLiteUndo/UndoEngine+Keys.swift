@@ -22,7 +22,13 @@ extension UndoEngine {
     /// when the table is not tracked or no key has that number.
     /// - Throws: `SQLiteError`.
     public func key(of table: any Table.Type, id: Int64) throws -> [SQLiteValue]? {
-        guard let tracked = tracked(table.tableName) else { return nil }
+        try key(ofTable: table.tableName, id: id)
+    }
+
+    /// `key(of:id:)` for the table named `name` (any case).
+    /// - Throws: `SQLiteError`.
+    public func key(ofTable name: String, id: Int64) throws -> [SQLiteValue]? {
+        guard let tracked = tracked(name) else { return nil }
         guard let keyMap = tracked.keyMap else { return [.integer(id)] }
         return try database.read { db in try keyMap.key(numbered: id, db) }
     }
@@ -35,14 +41,17 @@ extension UndoEngine {
         return try history(of: table, id: id)
     }
 
-    /// The primary keys of the rows in `affected` (numbers per table name) of the tables the key
-    /// map names, for an event.
+    /// The primary keys of the rows in `affected` (numbers per table name), for an event: the
+    /// keys the key map numbers, and a rowid alias's values as keys of one value.
     func keys(of affected: [String: Set<Int64>], _ db: Database) throws
         -> [String: [[SQLiteValue]]]
     {
         var keys: [String: [[SQLiteValue]]] = [:]
-        for (name, ids) in affected where !ids.isEmpty {
-            guard let keyMap = tracked(name)?.keyMap else { continue }
+        for (name, ids) in affected {
+            guard let keyMap = tracked(name)?.keyMap else {
+                keys[name] = ids.sorted().map { [.integer($0)] }
+                continue
+            }
             keys[name] = try ids.sorted().compactMap { try keyMap.key(numbered: $0, db) }
         }
         return keys

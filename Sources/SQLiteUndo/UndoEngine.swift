@@ -314,6 +314,7 @@ public final class UndoEngine: Sendable {
             tracked = Dictionary(uniqueKeysWithValues: tables.map { ($0.id, $0) })
         }
         try replacedRows.track(tables, db)
+        db.withoutRowidTables = Set(tables.filter { !$0.hasRowid }.map { $0.name.lowercased() })
         mostSlotsKept.store(tables.map(\.slotCount).max() ?? 0, ordering: .relaxed)
         takenInSlots.withLock { $0 = nil }
         var keys = try ForeignKeys.load(db)

@@ -17,20 +17,23 @@ public struct UndoEvent: Sendable, Equatable {
     public let affectedRows: [String: Set<Int64>]
     /// Later changes by someone else that the replay kept instead of overwriting.
     public let conflicts: [UndoConflict]
-    /// The primary keys of the rows the replay touched, per table name, for the tables keyed
-    /// otherwise than by an `INTEGER PRIMARY KEY` (whose rows `affectedRows` names by the
-    /// numbers the engine gives their keys).
+    /// The primary keys of the rows the replay touched, per table name (each key its values in
+    /// the key's order; for an `INTEGER PRIMARY KEY`, its rowid).
     public let affectedKeys: [String: [[SQLiteValue]]]
 
+    /// An event as a stack delivers it. Without `affectedKeys`, each table's rows are keyed by
+    /// their numbers in `affectedRows`, as an `INTEGER PRIMARY KEY` table's are (the engine
+    /// gives the keys of other tables).
     public init(
         kind: Kind, name: String, affectedRows: [String: Set<Int64>], conflicts: [UndoConflict],
-        affectedKeys: [String: [[SQLiteValue]]] = [:]
+        affectedKeys: [String: [[SQLiteValue]]]? = nil
     ) {
         self.kind = kind
         self.name = name
         self.affectedRows = affectedRows
         self.conflicts = conflicts
-        self.affectedKeys = affectedKeys
+        self.affectedKeys =
+            affectedKeys ?? affectedRows.mapValues { $0.sorted().map { [.integer($0)] } }
     }
 
     /// The primary keys (each its values in the key's order) of the rows of `table` the replay
@@ -43,8 +46,9 @@ public struct UndoEvent: Sendable, Equatable {
     /// The primary keys of the rows of the table named `name` the replay touched (see
     /// `keys(for:)`), or nil when it touched none.
     public func keys(forTable name: String) -> [[SQLiteValue]]? {
-        if let keys = affectedKeys[name], !keys.isEmpty { return keys }
-        return ids(forTable: name).map { $0.sorted().map { [.integer($0)] } }
+        let keys = affectedKeys.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }
+        guard let keys, !keys.value.isEmpty else { return nil }
+        return keys.value
     }
 
     /// The rowids of `table` the replay touched, or nil when it touched none.

@@ -57,6 +57,7 @@ public struct UndoStepRows: Sendable, Equatable {
     /// Their primary keys, for the tables keyed otherwise than by an `INTEGER PRIMARY KEY`.
     public let keys: [String: [[SQLiteValue]]]
 
+    /// The rows of a step, by number and by key (`UndoStack.rows(of:)` fills both).
     public init(rows: [String: Set<Int64>], keys: [String: [[SQLiteValue]]] = [:]) {
         self.rows = rows
         self.keys = keys
@@ -72,12 +73,9 @@ public struct UndoStepRows: Sendable, Equatable {
     /// The primary keys of the rows of the table named `name` (any case) the step wrote, or
     /// nil (see `keys(for:)`).
     public func keys(forTable name: String) -> [[SQLiteValue]]? {
-        if let keys = keys.first(where: { $0.key.caseInsensitiveCompare(name) == .orderedSame }),
-            !keys.value.isEmpty
-        {
-            return keys.value
-        }
-        return ids(forTable: name).map { $0.sorted().map { [.integer($0)] } }
+        let keys = keys.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }
+        guard let keys, !keys.value.isEmpty else { return nil }
+        return keys.value
     }
 
     /// The rowids of `table` the step wrote, or nil when it wrote none.

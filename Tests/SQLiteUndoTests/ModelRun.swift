@@ -280,7 +280,7 @@ struct ModelRun {
         let expected = model.replay(stack: stackID, undoing: undoing, inverseID: nextRecordID)
         let verb = undoing ? "undo" : "redo"
         do {
-            let event = try undoing ? stack.undo() : stack.redo()
+            let event = try byModelIDs(undoing ? stack.undo() : stack.redo())
             if expected == .failed {
                 note(
                     "\(verb) succeeded where the model's would break UNIQUE(code), keeping "
@@ -296,6 +296,31 @@ struct ModelRun {
             if expected != .failed { note("\(verb) threw \(error)") }
         }
         return ("\(verb) \(stackID)\(expected == .failed ? " (fails: UNIQUE)" : "")", expected)
+    }
+
+    /// The event with the rows of the tables the engine names by key number (`keyedTables`)
+    /// named by their ids, as the model names them: the last value of each key.
+    func byModelIDs(_ event: UndoEvent?) throws -> UndoEvent? {
+        guard let event, features.contains(.keyedTables) else { return event }
+        func id(_ table: String, _ number: Int64) throws -> Int64 {
+            guard table != "t",
+                case .integer(let id) = try engine.key(ofTable: table, id: number)?.last
+            else { return number }
+            return id
+        }
+        var rows: [String: Set<Int64>] = [:]
+        for (table, numbers) in event.affectedRows {
+            rows[table] = Set(try numbers.map { try id(table, $0) })
+        }
+        let conflicts = try event.conflicts.map { conflict in
+            UndoConflict(
+                table: conflict.table, rowid: try id(conflict.table, conflict.rowid),
+                column: conflict.column, kept: conflict.kept, keptFrom: conflict.keptFrom,
+                reason: conflict.reason, restoring: conflict.restoring,
+                heldBy: try conflict.heldBy.map { try id(conflict.table, $0) })
+        }
+        return UndoEvent(
+            kind: event.kind, name: event.name, affectedRows: rows, conflicts: conflicts)
     }
 
     /// An undo or redo on a random stack while a barrier runs.
@@ -350,13 +375,16 @@ struct ModelRun {
         var preview: (event: UndoEvent, restores: Bool, value: Snapshot)?
         do {
             if previewing {
-                preview = try taker.previewRevert(step, of: owner) { try snapshot(in: $0) }
+                let previewed = try taker.previewRevert(step, of: owner) { try snapshot(in: $0) }
+                if let event = try byModelIDs(previewed.event) {
+                    preview = (event, previewed.restores, previewed.value)
+                }
             }
         } catch {
             if expected.outcome != .failed { note("\(described): its preview threw \(error)") }
         }
         do {
-            let event = try taker.revert(step, of: owner)
+            let event = try byModelIDs(taker.revert(step, of: owner))
             if expected.outcome == .failed {
                 note("\(described) succeeded where the model's would break UNIQUE(code)")
             } else if let event {
@@ -412,13 +440,15 @@ struct ModelRun {
         var preview: [UndoEvent]?
         if undoing, random.below(4) == 0 {
             do {
-                preview = try stack.previewUndo(to: step)
+                preview = try stack.previewUndo(to: step).compactMap { try byModelIDs($0) }
             } catch {
                 if outcome != .failed { note("\(described): its preview threw \(error)") }
             }
         }
         do {
-            let events = try undoing ? stack.undo(to: step) : stack.redo(to: step)
+            let events = try (undoing ? stack.undo(to: step) : stack.redo(to: step)).compactMap {
+                try byModelIDs($0)
+            }
             if let preview, preview.count != events.count {
                 note("\(described): the preview has \(preview.count) undos, not \(events.count)")
             } else if let preview {

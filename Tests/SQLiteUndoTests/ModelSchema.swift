@@ -57,6 +57,10 @@ enum ModelSchema {
         /// Writes whose conflict clause decides what happens (OR IGNORE, OR REPLACE, upserts),
         /// automatic rowids, and negative keys (`ModelRun+ConflictClauses`).
         case conflictClauses
+        /// Parents keyed by `INTEGER PRIMARY KEY DESC` (no rowid alias) and the counter keyed by
+        /// a text and an integer in a `WITHOUT ROWID` table: the engine names their rows through
+        /// its key map, and the model by their ids (`ModelRun.byModelIDs`).
+        case keyedTables
         /// A parent whose name starts with "locked" keeps it: an application trigger skips, with
         /// `RAISE(IGNORE)`, a rename from one locked name to another, forward or in a replay
         /// (which then keeps the row as it is, and says so).
@@ -97,8 +101,7 @@ enum ModelSchema {
         try db.execute(
             """
             CREATE TABLE clock(now INTEGER NOT NULL);
-            CREATE TABLE parents(id INTEGER PRIMARY KEY, name TEXT, modifiedAt INTEGER);
-            CREATE TABLE counts(id INTEGER PRIMARY KEY, n INTEGER NOT NULL);
+            \(features.contains(.keyedTables) ? keyedTablesSQL : plainTablesSQL)
             CREATE TABLE t(id INTEGER PRIMARY KEY, parentId INTEGER REFERENCES parents(id),
                 code TEXT UNIQUE, body TEXT, stamp INTEGER, a, b, c);
             CREATE TRIGGER t_count_insert AFTER INSERT ON t BEGIN
@@ -149,6 +152,17 @@ enum ModelSchema {
                 [.integer(id), .text("parent \(id)"), .integer(now)])
         }
     }
+
+    private static let plainTablesSQL = """
+        CREATE TABLE parents(id INTEGER PRIMARY KEY, name TEXT, modifiedAt INTEGER);
+        CREATE TABLE counts(id INTEGER PRIMARY KEY, n INTEGER NOT NULL);
+        """
+
+    private static let keyedTablesSQL = """
+        CREATE TABLE parents(id INTEGER NOT NULL PRIMARY KEY DESC, name TEXT, modifiedAt INTEGER);
+        CREATE TABLE counts(what TEXT NOT NULL DEFAULT 'items', id INTEGER NOT NULL,
+            n INTEGER NOT NULL, PRIMARY KEY(what, id)) WITHOUT ROWID;
+        """
 
     /// The model of what `create` leaves.
     static func initialModel(now: Int64, features: Set<Feature>) -> ReferenceModel {
