@@ -2,11 +2,12 @@ import SQLiteDatabase
 import SQLiteUndo
 import Testing
 
-/// Random actions of two stacks on a text-keyed table and a `WITHOUT ROWID` join table keyed by
-/// two columns (deletes cascading into it, renames, key moves, swaps, `OR REPLACE`, `OR IGNORE`), with
-/// undos and redos in between; each undo must give back the tables exactly as they were before
-/// the action, each redo exactly as they were after it. The reference is the list of actions
-/// with the tables before and after each.
+/// Random actions of two stacks on a table keyed by text compared without case ("Todo" and
+/// "todo" are one key) and a `WITHOUT ROWID` join table keyed by two columns (deletes cascading
+/// into it, renames, key moves, swaps, `OR REPLACE`, `OR IGNORE`), with undos and redos in
+/// between; each undo must give back the tables exactly as they were before the action, each
+/// redo exactly as they were after it. The reference is the list of actions with the tables
+/// before and after each.
 @Suite struct KeyedTableRandomTests {
     private struct Action {
         let stack: UndoStack
@@ -24,7 +25,7 @@ import Testing
         try db.write {
             try $0.execute(
                 """
-                CREATE TABLE tags(name TEXT PRIMARY KEY NOT NULL, color TEXT);
+                CREATE TABLE tags(name TEXT PRIMARY KEY NOT NULL COLLATE NOCASE, color TEXT);
                 CREATE TABLE note_tags(
                     noteId INTEGER NOT NULL,
                     tag TEXT NOT NULL REFERENCES tags(name) ON DELETE CASCADE,
