@@ -70,7 +70,7 @@ extension TrackedTable {
     /// The columns logged by the update triggers: all but the rowid alias and the unique keys,
     /// whose change the key update trigger logs.
     private var updatedColumns: [Column] {
-        let keys = Set(keyColumns.map(\.name))
+        let keys = Set(uniqueKeyColumns.map(\.name))
         return columns.filter { !namesRow($0) && !keys.contains($0.name) }
     }
 
@@ -104,9 +104,10 @@ extension TrackedTable {
         }
         guard replacesOnlyThroughKeys else { return ("", "") }
         // A key map's table with a rowid still replaces the row whose rowid an update takes.
-        let rowid = hasRowid && rowidAlias == nil ? ["rowid", "oid", "_rowid_"] : []
-        let names = (rowid + [keyNames]).map { $0 == keyNames ? $0 : $0.quotedIdentifier }
-        return (" OF \(names.joined(separator: ", "))", "")
+        let rowid =
+            hasRowid && rowidAlias == nil
+            ? ["rowid", "oid", "_rowid_"].map(\.quotedIdentifier) : []
+        return (" OF \((rowid + [uniqueKeyNames]).joined(separator: ", "))", "")
     }
 
     /// SQL that creates this table's capture triggers.
@@ -142,7 +143,7 @@ extension TrackedTable {
                 SELECT \(ReplacedRows.logFunction(table: id, rowid: new, disarming: true));
             END;
             \(createUpdateTriggersSQL(mask: fullMask))
-            CREATE TEMP TRIGGER \(triggerName(.keyUpdate)) AFTER UPDATE OF \(keyNames)
+            CREATE TEMP TRIGGER \(triggerName(.keyUpdate)) AFTER UPDATE OF \(uniqueKeyNames)
             ON \(sqlName) WHEN \(barrier) IS NOT NULL AND (\(keyChange))\(named("OLD"))\(named("NEW"))
             BEGIN
                 \(numbering("OLD"))
@@ -215,7 +216,7 @@ extension TrackedTable {
     }
 
     /// The unique-key columns (besides the rowid).
-    private var keyColumns: [Column] {
+    private var uniqueKeyColumns: [Column] {
         let keys = Set(uniqueKeys.joined())
         return columns.filter { keys.contains($0.name) }
     }
@@ -223,12 +224,12 @@ extension TrackedTable {
     /// SQL true when an update changes the rowid or a unique key.
     private var keyChange: String {
         let rowid = rowidAlias == nil ? [] : ["OLD.rowid IS NOT NEW.rowid"]
-        return (rowid + keyColumns.map(changed)).joined(separator: " OR ")
+        return (rowid + uniqueKeyColumns.map(changed)).joined(separator: " OR ")
     }
 
     /// Every name an UPDATE can set the rowid or a unique key by.
-    private var keyNames: String {
-        (rowidNames + keyColumns.map(\.name)).map(\.quotedIdentifier).joined(separator: ", ")
+    private var uniqueKeyNames: String {
+        (rowidNames + uniqueKeyColumns.map(\.name)).map(\.quotedIdentifier).joined(separator: ", ")
     }
 
     /// Every name an UPDATE can set the rowid by, for a table whose rowid names its rows.

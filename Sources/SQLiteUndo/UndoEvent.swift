@@ -46,9 +46,7 @@ public struct UndoEvent: Sendable, Equatable {
     /// The primary keys of the rows of the table named `name` the replay touched (see
     /// `keys(for:)`), or nil when it touched none.
     public func keys(forTable name: String) -> [[SQLiteValue]]? {
-        let keys = affectedKeys.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }
-        guard let keys, !keys.value.isEmpty else { return nil }
-        return keys.value
+        affectedKeys.rows(ofTableNamed: name)
     }
 
     /// The rowids of `table` the replay touched, or nil when it touched none.
@@ -135,5 +133,16 @@ public struct UndoStackState: Sendable, Equatable {
     public init(undo: [String], redo: [String]) {
         self.undo = undo
         self.redo = redo
+    }
+}
+
+extension Dictionary where Key == String, Value: Collection {
+    /// The value of the table named `name`, matched as SQL matches names (any case), or nil when
+    /// there is none or it is empty.
+    func rows(ofTableNamed name: String) -> Value? {
+        guard let rows = first(where: { $0.key.caseInsensitiveCompare(name) == .orderedSame }),
+            !rows.value.isEmpty
+        else { return nil }
+        return rows.value
     }
 }

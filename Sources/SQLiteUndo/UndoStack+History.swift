@@ -73,9 +73,7 @@ public struct UndoStepRows: Sendable, Equatable {
     /// The primary keys of the rows of the table named `name` (any case) the step wrote, or
     /// nil (see `keys(for:)`).
     public func keys(forTable name: String) -> [[SQLiteValue]]? {
-        let keys = keys.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }
-        guard let keys, !keys.value.isEmpty else { return nil }
-        return keys.value
+        keys.rows(ofTableNamed: name)
     }
 
     /// The rowids of `table` the step wrote, or nil when it wrote none.
