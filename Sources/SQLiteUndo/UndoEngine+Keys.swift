@@ -41,17 +41,14 @@ extension UndoEngine {
         return try history(of: table, id: id)
     }
 
-    /// The primary keys of the rows in `affected` (numbers per table name), for an event: the
-    /// keys the key map numbers, and a rowid alias's values as keys of one value.
+    /// The primary keys of the rows in `affected` (numbers per table name) of the tables the key
+    /// map numbers, for an event: a replay of an `INTEGER PRIMARY KEY` table's rows reads none.
     func keys(of affected: [String: Set<Int64>], _ db: Database) throws
         -> [String: [[SQLiteValue]]]
     {
         var keys: [String: [[SQLiteValue]]] = [:]
         for (name, ids) in affected {
-            guard let keyMap = tracked(name)?.keyMap else {
-                keys[name] = ids.sorted().map { [.integer($0)] }
-                continue
-            }
+            guard let keyMap = tracked(name)?.keyMap else { continue }
             keys[name] = try ids.sorted().compactMap { try keyMap.key(numbered: $0, db) }
         }
         return keys

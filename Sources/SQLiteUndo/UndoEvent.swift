@@ -17,23 +17,21 @@ public struct UndoEvent: Sendable, Equatable {
     public let affectedRows: [String: Set<Int64>]
     /// Later changes by someone else that the replay kept instead of overwriting.
     public let conflicts: [UndoConflict]
-    /// The primary keys of the rows the replay touched, per table name (each key its values in
-    /// the key's order; for an `INTEGER PRIMARY KEY`, its rowid).
+    /// The primary keys of the rows the replay touched in the tables keyed otherwise than by an
+    /// `INTEGER PRIMARY KEY`, per table name, each key its values in the key's order (the keys
+    /// of the others are their rowids: `keys(for:)` gives every table's).
     public let affectedKeys: [String: [[SQLiteValue]]]
 
-    /// An event as a stack delivers it. Without `affectedKeys`, each table's rows are keyed by
-    /// their numbers in `affectedRows`, as an `INTEGER PRIMARY KEY` table's are (the engine
-    /// gives the keys of other tables).
+    /// An event as a stack delivers it (the engine gives `affectedKeys`).
     public init(
         kind: Kind, name: String, affectedRows: [String: Set<Int64>], conflicts: [UndoConflict],
-        affectedKeys: [String: [[SQLiteValue]]]? = nil
+        affectedKeys: [String: [[SQLiteValue]]] = [:]
     ) {
         self.kind = kind
         self.name = name
         self.affectedRows = affectedRows
         self.conflicts = conflicts
-        self.affectedKeys =
-            affectedKeys ?? affectedRows.mapValues { $0.sorted().map { [.integer($0)] } }
+        self.affectedKeys = affectedKeys
     }
 
     /// The primary keys (each its values in the key's order) of the rows of `table` the replay
@@ -43,10 +41,10 @@ public struct UndoEvent: Sendable, Equatable {
         keys(forTable: table.tableName)
     }
 
-    /// The primary keys of the rows of the table named `name` the replay touched (see
-    /// `keys(for:)`), or nil when it touched none.
+    /// The primary keys of the rows of the table named `name` (any case) the replay touched
+    /// (see `keys(for:)`), or nil when it touched none.
     public func keys(forTable name: String) -> [[SQLiteValue]]? {
-        affectedKeys.rows(ofTableNamed: name)
+        affectedKeys.keys(ofTableNamed: name, numbered: affectedRows)
     }
 
     /// The rowids of `table` the replay touched, or nil when it touched none.
@@ -136,13 +134,16 @@ public struct UndoStackState: Sendable, Equatable {
     }
 }
 
-extension Dictionary where Key == String, Value: Collection {
-    /// The value of the table named `name`, matched as SQL matches names (any case), or nil when
-    /// there is none or it is empty.
-    func rows(ofTableNamed name: String) -> Value? {
-        guard let rows = first(where: { $0.key.caseInsensitiveCompare(name) == .orderedSame }),
-            !rows.value.isEmpty
-        else { return nil }
-        return rows.value
+extension Dictionary where Key == String, Value == [[SQLiteValue]] {
+    /// The keys of the table named `name` (any case, as SQL matches names): those given here
+    /// for a table keyed otherwise than by an `INTEGER PRIMARY KEY`, else its rowids in
+    /// `numbered`, each a key of one value; nil when there are none.
+    func keys(ofTableNamed name: String, numbered: [String: Set<Int64>]) -> [[SQLiteValue]]? {
+        let named = { (key: String) in key.caseInsensitiveCompare(name) == .orderedSame }
+        let keys =
+            first { named($0.key) }?.value
+            ?? numbered.first { named($0.key) }?.value.sorted().map { [.integer($0)] }
+        guard let keys, !keys.isEmpty else { return nil }
+        return keys
     }
 }

@@ -54,10 +54,11 @@ public struct UndoHistory: Sendable {
 public struct UndoStepRows: Sendable, Equatable {
     /// Their rowids, or for a table keyed otherwise the numbers the engine gives their keys.
     public let rows: [String: Set<Int64>]
-    /// Their primary keys, for the tables keyed otherwise than by an `INTEGER PRIMARY KEY`.
+    /// Their primary keys, for the tables keyed otherwise than by an `INTEGER PRIMARY KEY` (the
+    /// keys of the others are their rowids: `keys(for:)` gives every table's).
     public let keys: [String: [[SQLiteValue]]]
 
-    /// The rows of a step, by number and by key (`UndoStack.rows(of:)` fills both).
+    /// The rows of a step, by number and by key (`UndoStack.rows(of:)` gives both).
     public init(rows: [String: Set<Int64>], keys: [String: [[SQLiteValue]]] = [:]) {
         self.rows = rows
         self.keys = keys
@@ -73,7 +74,7 @@ public struct UndoStepRows: Sendable, Equatable {
     /// The primary keys of the rows of the table named `name` (any case) the step wrote, or
     /// nil (see `keys(for:)`).
     public func keys(forTable name: String) -> [[SQLiteValue]]? {
-        keys.rows(ofTableNamed: name)
+        keys.keys(ofTableNamed: name, numbered: rows)
     }
 
     /// The rowids of `table` the step wrote, or nil when it wrote none.

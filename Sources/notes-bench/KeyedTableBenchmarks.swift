@@ -27,36 +27,26 @@ struct KeyedTableBenchmarks {
 
     func run() throws -> [Measurement] {
         let what = "UPDATE int column, \(countLabel(config.rows)) rows"
-        let update = "UPDATE articles SET rating = rating + 1"
-        try checkUndoRestores(update)
+        try checkUndoRestores()
         let capture = try Interleaving.medianSeconds(
             [
                 Contender(prepare: { try keyedEngine.defaultStack.removeAll() }) {
-                    try undoable("Update all") { try keyed.write { try $0.execute(update) } }
+                    try recordUpdate(keyed)
                 },
                 Contender(prepare: { try integerEngine.defaultStack.removeAll() }) {
-                    try undoable("Update all") { try integer.write { try $0.execute(update) } }
+                    try recordUpdate(integer)
                 },
-                Contender { try untracked.write { try $0.execute(update) } },
+                Contender { try update(untracked) },
             ], repetitions: config.bulkRepetitions)
         let undo = try Interleaving.medianSeconds(
-            [
+            [(keyed, keyedEngine), (integer, integerEngine)].map { db, engine in
                 Contender(
                     prepare: {
-                        try keyedEngine.defaultStack.removeAll()
-                        try undoable("Update all") { try keyed.write { try $0.execute(update) } }
+                        try engine.defaultStack.removeAll()
+                        try recordUpdate(db)
                     },
-                    run: { try keyedEngine.defaultStack.undo() }),
-                Contender(
-                    prepare: {
-                        try integerEngine.defaultStack.removeAll()
-                        try undoable("Update all") {
-                            try integer.write { try $0.execute(update) }
-                        }
-                    },
-                    run: { try integerEngine.defaultStack.undo() }),
-                Contender { try untracked.write { try $0.execute(update) } },
-            ], repetitions: config.bulkRepetitions)
+                    run: { try engine.defaultStack.undo() })
+            } + [Contender { try update(untracked) }], repetitions: config.bulkRepetitions)
         return [
             Measurement(
                 measure: "keyed: capture: \(what), text key, barrier / untracked",
@@ -73,15 +63,26 @@ struct KeyedTableBenchmarks {
         ]
     }
 
+    /// The measured statement (`ArticlesTable.BulkUpdate.integerColumn`), untracked.
+    private func update(_ db: DatabaseQueue) throws {
+        var update = ArticlesTable.BulkUpdate.integerColumn
+        try db.write { try update.run($0) }
+    }
+
+    /// The measured statement as one action of the database's engine.
+    private func recordUpdate(_ db: DatabaseQueue) throws {
+        try undoable("Update all") { try update(db) }
+    }
+
     /// Fails unless an undo on the text-keyed table brings every rating back.
-    private func checkUndoRestores(_ update: String) throws {
+    private func checkUndoRestores() throws {
         let ratings = {
             try keyed.read {
                 try $0.fetchAll(Int64.self, "SELECT rating FROM articles ORDER BY id")
             }
         }
         let before = try ratings()
-        try undoable("Update all") { try keyed.write { try $0.execute(update) } }
+        try recordUpdate(keyed)
         try keyedEngine.defaultStack.undo()
         guard try ratings() == before else {
             throw BenchFailure("undo on the text-keyed table did not restore the ratings")
