@@ -181,8 +181,10 @@ extension UndoLogSchema {
     /// that was not exact), keeping its log rows to tell who wrote what (see `lastWriter`), and
     /// whether this replay `keptChanges` (a conflict: some of the action's writes stay). The
     /// entries it superseded stay too only when a replay of the action kept changes, this one
-    /// or an earlier one, since the values those kept are still the action's: the log grows
-    /// with replays only after a conflict.
+    /// or an earlier one, since the values those kept are still the action's; otherwise only
+    /// the action's first entry stays with it, for the values the action wrote before its first
+    /// replay (which another stack's writes that net to nothing may leave in place): the log
+    /// holds at most three records of an action replayed without conflict.
     static func supersede(
         _ id: Int64, by successor: Int64, keptChanges: Bool, _ db: Database
     ) throws {
@@ -195,7 +197,7 @@ extension UndoLogSchema {
                 SELECT EXISTS (SELECT 1 FROM \(barriers)
                     WHERE id IN (SELECT value FROM json_each(?)) AND keptByReplay)
                 """, [.text(Array(below).jsonArray)])
-            if carriesKeptChanges == 0 { try deleteEntries(predecessors, db) }
+            if carriesKeptChanges == 0 { try dropReplays(predecessors, supersededBy: id, db) }
         }
         try db.execute(
             "UPDATE \(barriers) SET supersededBy = ?2, keptByReplay = ?3 WHERE id = ?1",
@@ -207,6 +209,27 @@ extension UndoLogSchema {
                 SELECT coalesce(step, id), coalesce(stepAt, closedAt) FROM \(barriers) WHERE id = ?1)
             WHERE id = ?2
             """, [.integer(id), .integer(successor)])
+    }
+
+    /// Deletes these replays' entries (superseded by `successor`) and the entries they
+    /// superseded, but the action's first entry (the one with no `step`), which `successor` now
+    /// supersedes.
+    private static func dropReplays(
+        _ predecessors: [Int64], supersededBy successor: Int64, _ db: Database
+    ) throws {
+        let replays = try db.fetchAll(
+            Int64.self,
+            """
+            SELECT id FROM \(barriers)
+            WHERE id IN (SELECT value FROM json_each(?)) AND step IS NOT NULL
+            """, [.text(predecessors.jsonArray)])
+        guard !replays.isEmpty else { return }
+        try db.execute(
+            """
+            UPDATE \(barriers) SET supersededBy = ?1
+            WHERE supersededBy IN (SELECT value FROM json_each(?2)) AND step IS NULL
+            """, [.integer(successor), .text(replays.jsonArray)])
+        try deleteEntries(replays, db)
     }
 
     /// Adds each entry's step (`UndoStep`): the id and time of the action it is, or nil for an

@@ -227,4 +227,43 @@ import Testing
             ])
         #expect(try articles() == [[1, "B title", "Body", 1]])
     }
+
+    /// An action undone and redone, each replay recorded anew (an application trigger writes
+    /// during it), still made the values it wrote before its first replay: another stack's
+    /// writes that net to nothing around those replays leave them its own (model-based test,
+    /// seed 3, step 43326).
+    @Test func aValueAnActionWroteBeforeItsReplaysStaysItsOwn() throws {
+        let stamped = try Fixture(
+            schema: """
+                CREATE TABLE articles(id INTEGER PRIMARY KEY, title TEXT, stamp INTEGER);
+                CREATE TRIGGER bump AFTER UPDATE OF title ON articles BEGIN
+                    UPDATE articles SET stamp = stamp + 1 WHERE id = NEW.id;
+                END;
+                INSERT INTO articles VALUES (1, 'Title', 9);
+                """, tables: ["articles"])
+        let (paneA, paneB, paneC) = (
+            try stamped.engine.stack(id: "A"), try stamped.engine.stack(id: "B"),
+            try stamped.engine.stack(id: "C")
+        )
+        func edit(_ pane: UndoStack, _ name: String, _ sql: String) throws {
+            try withUndoStack(pane) { try undoable(name) { try stamped.execute(sql) } }
+        }
+        try edit(paneC, "Reset", "UPDATE articles SET stamp = 0")
+        try edit(paneA, "Retitle", "UPDATE articles SET title = 'A title'")
+        // B sets the stamp back to what it was before A's action while A's action is undone and
+        // redone, then puts A's value back: its writes net to nothing.
+        try withUndoStack(paneB) {
+            try undoable("Around") {
+                try stamped.execute("UPDATE articles SET stamp = 0")
+                try paneA.undo()
+                try paneA.redo()
+                try stamped.execute("UPDATE articles SET stamp = 1")
+            }
+        }
+        #expect(try stamped.rows("articles") == [[1, "A title", 1]])
+        #expect(
+            try paneC.undo()?.conflicts == [
+                UndoConflict(table: "articles", rowid: 1, column: "stamp", kept: 1, keptFrom: "A")
+            ])
+    }
 }

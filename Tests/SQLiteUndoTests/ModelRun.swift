@@ -423,7 +423,6 @@ struct ModelRun {
         let step = steps[depth]
         // Undo to a step: the ones above it; redo to a step: it and the ones before it.
         let count = undoing ? depth : depth + 1
-        let start = model
         var expected: [(name: String, before: ReferenceModel, action: Int)] = []
         var outcome = ReferenceModel.Replay.replayed
         for _ in 0..<count where outcome == .replayed {

@@ -66,23 +66,11 @@ enum ModelSchema {
         /// (which then keeps the row as it is, and says so).
         case lockedParents
 
-        /// What a run leaves out unless `UNDO_MODEL_WITHOUT` says otherwise. `longBodies`: its
-        /// draws reach faults the engine had before packing existed (seed 3 at step 97002 of
-        /// 100k, seed 2 at 10387 of 12k: see `ModelBasedTests.longBodies`), so the default run
-        /// keeps the draws it has always had, and `ModelBasedTests.longBodies` runs it on the
-        /// seeds that pass.
-        /// `conflictClauses`: its draws reach a fault not fixed yet (seed 3 at step 16753 of
-        /// 100,000: a stamp an action's `INSERT OR REPLACE` wrote, named for nobody once its redo
-        /// superseded its undo and dropped its first record, whose insert alone wrote that
-        /// value), so `ModelBasedTests.conflictClauses` runs it, with every other part, on the
-        /// seeds that pass. Parents locked by a trigger (`lockedParents`) are in the default run.
-        static let leftOutByDefault: Set<Feature> = [.longBodies, .history, .conflictClauses]
-
-        /// Every feature but those named in `UNDO_MODEL_WITHOUT` (comma-separated; empty: every
-        /// feature), or but `leftOutByDefault` when it is not set.
+        /// Every feature but those named in `UNDO_MODEL_WITHOUT` (comma-separated; unset or
+        /// empty: every feature).
         static func enabled(without names: String?) -> Set<Feature> {
-            guard let names else { return Set(allCases).subtracting(leftOutByDefault) }
-            let left = Set(names.split(separator: ",").compactMap { Feature(rawValue: String($0)) })
+            let left = Set(
+                (names ?? "").split(separator: ",").compactMap { Feature(rawValue: String($0)) })
             return Set(allCases).subtracting(left)
         }
     }

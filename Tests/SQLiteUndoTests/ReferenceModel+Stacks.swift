@@ -258,7 +258,14 @@ extension ReferenceModel {
         var reverted = revertUpdates(
             changes.filter { $0.original != nil && $0.current != nil }, into: &inverse,
             keeping: taken.cells)
-        for change in changes.reversed() {
+        // A key whose row the barrier deleted twice (another action inserted one between): the
+        // row from before the barrier comes back, as the net change of its log says.
+        var deletedKeys = Set<RowKey>()
+        let deletes = changes.filter { change in
+            guard let rowid = change.original, change.current == nil else { return false }
+            return deletedKeys.insert(RowKey(table: change.table, rowid: rowid)).inserted
+        }
+        for change in deletes.reversed() {
             guard let rowid = change.original, change.current == nil,
                 row(change.table, rowid) == nil, let before = change.fullBefore,
                 !taken.rows.contains(RowKey(table: change.table, rowid: rowid))

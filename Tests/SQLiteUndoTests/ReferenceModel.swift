@@ -279,6 +279,25 @@ struct ReferenceModel {
         return alive ? .some(stack) : nil
     }
 
+    /// A row replaced outside any barrier by a new one at its key (`INSERT OR REPLACE`): the log
+    /// sees neither the delete nor the insert, so to the engine the row only took new values, as
+    /// in an update outside any barrier. A column left with the value it had keeps its writer;
+    /// the others remember the value they held.
+    mutating func keepTrail(of replaced: StoredRow, replacedAt rowid: Int64, in table: String) {
+        guard var row = tables[table]?[rowid] else { return }
+        for (column, value) in row.values {
+            let before = replaced.values[column] ?? .null
+            if value == before {
+                row.writers[column] = replaced.writers[column]
+                row.heldValues[column] = replaced.heldValues[column]
+                if replaced.untraceable.contains(column) { row.untraceable.insert(column) }
+            } else {
+                row.heldValues[column] = replaced.heldValues[column, default: []].union([before])
+            }
+        }
+        tables[table]?[rowid] = row
+    }
+
     /// Which record wrote a cell, for messages.
     func describeWriter(_ table: String, _ rowid: Int64, _ column: String) -> String {
         guard let writer = tables[table]?[rowid]?.writers[column], writer != 0 else {
