@@ -52,25 +52,36 @@ enum ArticlesTable {
     /// A bulk UPDATE of every row, the statement the capture and undo measures time.
     struct BulkUpdate: Sendable {
         let label: String
+        /// The most its capture may cost, as a multiple of the same statement untracked.
+        let captureLimit: Double
+        /// The most its undo may cost, as a multiple of the forward statement untracked.
+        let undoLimit: Double
         private let makeStatement: @Sendable (Int) -> (String, [SQLiteValue])
         private var round = 0
 
         /// `UPDATE articles SET rating = rating + 1`: the integer column.
-        static let integerColumn = BulkUpdate(label: "int column") { _ in
+        static let integerColumn = BulkUpdate(
+            label: "int column", captureLimit: 3.0, undoLimit: 2.5
+        ) { _ in
             ("UPDATE articles SET rating = rating + 1", [])
         }
 
         /// `UPDATE articles SET body = ?` with one of two 500-byte texts, alternately, so every
         /// run changes every row.
-        static let textColumn = BulkUpdate(label: "500-byte text column") { round in
+        static let textColumn = BulkUpdate(
+            label: "500-byte text column", captureLimit: 3.5, undoLimit: 2.5
+        ) { round in
             let letter = round.isMultiple(of: 2) ? "a" : "b"
             return ("UPDATE articles SET body = ?", [.text(String(repeating: letter, count: 500))])
         }
 
         private init(
-            label: String, makeStatement: @escaping @Sendable (Int) -> (String, [SQLiteValue])
+            label: String, captureLimit: Double, undoLimit: Double,
+            makeStatement: @escaping @Sendable (Int) -> (String, [SQLiteValue])
         ) {
             self.label = label
+            self.captureLimit = captureLimit
+            self.undoLimit = undoLimit
             self.makeStatement = makeStatement
         }
 

@@ -32,16 +32,18 @@ struct BulkChangeBenchmarks {
                 let times = try measureCapture(update)
                 rows[0].append(
                     measurement(
-                        "capture: \(what), barrier / untracked", times.engine, times.plain, 5.0))
+                        "capture: \(what), barrier / untracked", times.engine, times.plain,
+                        update.captureLimit))
                 rows[1].append(
                     measurement(
-                        "capture: \(what), barrier / session", times.engine, times.session, 0.8))
+                        "capture: \(what), barrier / session", times.engine, times.session, 0.5))
             }
             if undo {
                 let times = try measureUndo(update)
                 rows[2].append(
-                    measurement("undo: \(what) / forward untracked", times.engine, times.plain, 2.5)
-                )
+                    measurement(
+                        "undo: \(what) / forward untracked", times.engine, times.plain,
+                        update.undoLimit))
                 rows[3].append(
                     measurement(
                         "undo: \(what) / session invert+apply", times.engine, times.session, 0.6))
