@@ -22,6 +22,14 @@ static inline attr_t cncurses_color_pair(short pair) { return COLOR_PAIR(pair); 
 static inline int cncurses_colors(void) { return COLORS; }
 static inline int cncurses_color_pairs(void) { return COLOR_PAIRS; }
 
+// Whether the terminal's Backspace key sends ^H (BS): by terminfo's kbs, or by the tty's erase
+// character. Call after newterm.
+static inline int cncurses_backspace_sends_control_h(void) {
+    const char *kbs = tigetstr("kbs");
+    if (kbs != NULL && kbs != (const char *)-1 && kbs[0] == 8 && kbs[1] == 0) return 1;
+    return erasechar() == 8;
+}
+
 // The width table curses places characters by; Swift's Glibc module hides it
 // (it is X/Open), so it is declared here.
 extern int wcwidth(wchar_t);

@@ -78,7 +78,9 @@ public final class CursesBackend: TerminalBackend {
         self.screen = screen
         self.output = output
         self.input = input
-        decoder = InputDecoder(escapeDelay: escapeDelay)
+        decoder = InputDecoder(
+            escapeDelay: escapeDelay,
+            readsControlHAsControlBackspace: cncurses_backspace_sends_control_h() == 0)
         Self.isRunning = true
 
         // Terminal modes only: curses never reads the input.

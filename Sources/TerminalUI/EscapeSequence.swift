@@ -3,7 +3,8 @@
 /// Terminals agree on these far more than terminfo suggests: xterm, VTE,
 /// kitty, rxvt, tmux and screen all send the VT220/xterm forms below, with
 /// the SS3 forms for arrows in application cursor mode. Modifiers on keys
-/// (`ESC [ 1 ; 5 A` for Ctrl-Up) are accepted and dropped, but Ctrl on Home and End.
+/// (`ESC [ 1 ; 5 A` for Ctrl-Up) are accepted and dropped, but Ctrl on Home, End, Left,
+/// Right and Delete (also in rxvt's forms: `ESC O d`, `ESC [ 3 ^`).
 enum EscapeSequence {
     /// What a complete control sequence asks the decoder to do.
     enum Action: Equatable {
@@ -39,8 +40,8 @@ enum EscapeSequence {
         switch final {
         case "A": return .event(.key(.up))
         case "B": return .event(.key(.down))
-        case "C": return .event(.key(.right))
-        case "D": return .event(.key(.left))
+        case "C": return .event(.key(control ? .controlRight : .right))
+        case "D": return .event(.key(control ? .controlLeft : .left))
         case "H": return .event(.key(control ? .controlHome : .home))
         case "F": return .event(.key(control ? .controlEnd : .end))
         case "Z": return .event(.key(.backTab))
@@ -49,6 +50,8 @@ enum EscapeSequence {
         case "R": return .event(.key(.function(3)))
         case "S": return .event(.key(.function(4)))
         case "~": return tilde((values.first ?? nil) ?? 0, control: control)
+        // rxvt marks Ctrl on the editing keys by the final character.
+        case "^": return tilde((values.first ?? nil) ?? 0, control: true)
         default: return .ignore
         }
     }
@@ -62,6 +65,8 @@ enum EscapeSequence {
         case "B": .down
         case "C": .right
         case "D": .left
+        case "c": .controlRight
+        case "d": .controlLeft
         case "H": .home
         case "F": .end
         case "M": .enter
@@ -79,7 +84,7 @@ enum EscapeSequence {
         switch number {
         case 1, 7: key = control ? .controlHome : .home
         case 2: key = .insert
-        case 3: key = .delete
+        case 3: key = control ? .controlDelete : .delete
         case 4, 8: key = control ? .controlEnd : .end
         case 5: key = .pageUp
         case 6: key = .pageDown

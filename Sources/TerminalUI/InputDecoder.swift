@@ -20,12 +20,15 @@ public enum RawInput: Hashable, Sendable {
 /// - SGR mouse reports, and the CSI and SS3 sequences of the named keys
 ///   (xterm, VT220, rxvt, tmux, screen and the Linux console), are decoded.
 /// - Control bytes are Ctrl keys, except Tab, Enter (CR or LF) and Backspace
-///   (DEL or BS).
+///   (DEL, or BS unless BS is read as Ctrl-Backspace).
 public struct InputDecoder: Sendable {
     /// How long an ESC waits for the rest of its sequence before it counts as Escape.
     public var escapeDelay: Duration
     /// How long a paste waits for more text before it ends without its end marker.
     public var pasteIdleTimeout: Duration
+    /// Whether ^H (BS) is Ctrl-Backspace rather than Backspace: true for a terminal whose
+    /// Backspace key sends ^? (DEL), as most do, and which then send ^H for Ctrl-Backspace.
+    public var readsControlHAsControlBackspace: Bool
 
     private enum State {
         case ground
@@ -50,10 +53,15 @@ public struct InputDecoder: Sendable {
     ///   - escapeDelay: The time an ESC waits for the rest of its sequence (curses' ESCDELAY).
     ///   - pasteIdleTimeout: The time a paste waits for more text before it ends anyway,
     ///     so a lost end marker cannot swallow all further typing.
-    public init(escapeDelay: Duration = .milliseconds(25), pasteIdleTimeout: Duration = .seconds(2))
-    {
+    ///   - readsControlHAsControlBackspace: Whether ^H is Ctrl-Backspace (the terminal's
+    ///     Backspace sends ^?) rather than Backspace.
+    public init(
+        escapeDelay: Duration = .milliseconds(25), pasteIdleTimeout: Duration = .seconds(2),
+        readsControlHAsControlBackspace: Bool = false
+    ) {
         self.escapeDelay = escapeDelay
         self.pasteIdleTimeout = pasteIdleTimeout
+        self.readsControlHAsControlBackspace = readsControlHAsControlBackspace
     }
 
     /// How long to wait for more input before feeding `.timeout`, or nil when
@@ -100,6 +108,8 @@ public struct InputDecoder: Sendable {
     private mutating func ground(_ input: RawInput, into events: inout [InputEvent]) {
         switch input {
         case .scalar("\u{1B}"): state = .escape
+        case .scalar("\u{08}") where readsControlHAsControlBackspace:
+            events.append(.key(.controlBackspace))
         case .scalar(let scalar):
             if let key = Self.key(for: scalar) { events.append(.key(key)) }
         case .timeout: break

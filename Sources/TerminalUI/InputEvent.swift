@@ -8,8 +8,9 @@ public enum Key: Hashable, Sendable {
     case character(Character)
     /// Ctrl with a letter, lowercased: Ctrl-Z is `.control("z")`.
     ///
-    /// Ctrl-I, Ctrl-M, Ctrl-J and Ctrl-H are indistinguishable from Tab,
-    /// Enter and Backspace on a terminal, and arrive as those. Ctrl with
+    /// Ctrl-I, Ctrl-M and Ctrl-J are indistinguishable from Tab and Enter on
+    /// a terminal, and arrive as those; Ctrl-H arrives as Backspace or
+    /// Ctrl-Backspace (see `controlBackspace`). Ctrl with
     /// other keys comes as the control byte's character: Ctrl-Space is
     /// `.control("@")`, Ctrl-\ is `.control("\\")`.
     case control(Character)
@@ -33,6 +34,10 @@ public enum Key: Hashable, Sendable {
     case controlHome
     /// Ctrl-End (`ESC [ 1 ; 5 F`).
     case controlEnd
+    /// Ctrl-Left (`ESC [ 1 ; 5 D`; rxvt's `ESC O d`).
+    case controlLeft
+    /// Ctrl-Right (`ESC [ 1 ; 5 C`; rxvt's `ESC O c`).
+    case controlRight
     /// Page Up.
     case pageUp
     /// Page Down.
@@ -41,8 +46,14 @@ public enum Key: Hashable, Sendable {
     case insert
     /// Delete (forward delete).
     case delete
+    /// Ctrl-Delete (`ESC [ 3 ; 5 ~`; rxvt's `ESC [ 3 ^`).
+    case controlDelete
     /// Backspace.
     case backspace
+    /// Ctrl-Backspace: most terminals send it as ^H (BS) when their Backspace sends ^? (DEL),
+    /// so ^H reads as this key then (`InputDecoder.readsControlHAsControlBackspace`), and as
+    /// Backspace on a terminal whose Backspace sends ^H.
+    case controlBackspace
     /// Alt-Backspace (ESC, then DEL or Ctrl-H).
     case altBackspace
     /// Enter or Return.

@@ -11,9 +11,9 @@ import Testing
     /// Every key a terminal can send that some keymap might take.
     static let keys: [Key] =
         [
-            .up, .down, .left, .right, .home, .end, .controlHome, .controlEnd, .pageUp,
-            .pageDown, .insert, .delete, .backspace, .altBackspace, .enter, .escape, .tab,
-            .backTab,
+            .up, .down, .left, .right, .home, .end, .controlHome, .controlEnd, .controlLeft,
+            .controlRight, .pageUp, .pageDown, .insert, .delete, .controlDelete, .backspace,
+            .controlBackspace, .altBackspace, .enter, .escape, .tab, .backTab,
         ] + (1...12).map { Key.function($0) }
         + "abcdefghijklmnopqrstuvwxyz0123456789<>,./".flatMap { character in
             [Key.control(character), .alt(character), .character(character)]

@@ -73,6 +73,27 @@ import Testing
         #expect(body(fixture) == "Body of article 3")
     }
 
+    /// Ctrl-Left and Ctrl-Right move by words, as Alt-B and Alt-F do; Ctrl-Backspace and
+    /// Ctrl-Delete delete the word before and after the cursor: one run of deletes, which
+    /// Ctrl-Z undoes as it undoes a run of Backspaces.
+    @Test func controlArrowsMoveByWordsAndControlBackspaceAndDeleteDeleteWords() throws {
+        let fixture = try AppFixture()
+        fixture.press(.enter, .home)
+        fixture.press(.controlRight)
+        #expect(fixture.app.focusedPane.editor?.buffer.cursorOffset == 4)
+        fixture.press(.controlRight, .controlRight)
+        #expect(fixture.app.focusedPane.editor?.buffer.cursorOffset == 15)
+        fixture.press(.controlLeft)
+        #expect(fixture.app.focusedPane.editor?.buffer.cursorOffset == 8)
+        fixture.press(.controlDelete)
+        #expect(body(fixture) == "Body of  3")
+        fixture.press(.controlBackspace)
+        #expect(body(fixture) == "Body  3")
+        #expect(fixture.app.focusedPane.editor?.buffer.cursorOffset == 5)
+        fixture.press(.control("z"))
+        #expect(body(fixture) == "Body of article 3")
+    }
+
     @Test func controlHomeAndEndGoToTheStartAndEndOfTheText() throws {
         let fixture = try AppFixture()
         try fixture.db.write {

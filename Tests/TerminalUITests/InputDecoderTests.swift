@@ -91,15 +91,37 @@ func decode(_ text: String, thenTimeout: Bool = false) -> [InputEvent] {
         #expect(decode("\u{1B}\u{7F}\u{1B}\u{08}") == [.key(.altBackspace), .key(.altBackspace)])
     }
 
-    /// Ctrl-Delete is Delete: in the list it deletes the article, announced the same way.
     @Test func controlHomeAndEndKeepTheirControl() {
         #expect(
             decode(
-                "\u{1B}[1;5H\u{1B}[1;5F\u{1B}[1;2H\u{1B}[1;6F\u{1B}[7;5~\u{1B}[8;5~\u{1B}[3;5~")
+                "\u{1B}[1;5H\u{1B}[1;5F\u{1B}[1;2H\u{1B}[1;6F\u{1B}[7;5~\u{1B}[8;5~\u{1B}[7^")
                 == [
                     .key(.controlHome), .key(.controlEnd), .key(.home), .key(.controlEnd),
-                    .key(.controlHome), .key(.controlEnd), .key(.delete),
+                    .key(.controlHome), .key(.controlEnd), .key(.controlHome),
                 ])
+    }
+
+    /// xterm's forms (Ctrl alone, with Shift, with Alt), then rxvt's; Shift alone is dropped.
+    @Test func controlLeftRightAndDeleteKeepTheirControl() {
+        #expect(
+            decode(
+                "\u{1B}[1;5D\u{1B}[1;5C\u{1B}[3;5~\u{1B}[1;6D\u{1B}[1;7C\u{1B}Od\u{1B}Oc\u{1B}[3^"
+                    + "\u{1B}[1;2D\u{1B}[3;2~")
+                == [
+                    .key(.controlLeft), .key(.controlRight), .key(.controlDelete),
+                    .key(.controlLeft), .key(.controlRight), .key(.controlLeft),
+                    .key(.controlRight), .key(.controlDelete), .key(.left), .key(.delete),
+                ])
+    }
+
+    /// ^H is Ctrl-Backspace where the terminal's Backspace sends ^? (most do), Backspace
+    /// elsewhere; after ESC it is Alt-Backspace either way.
+    @Test func controlHIsControlBackspaceWhereBackspaceSendsDelete() {
+        var decoder = InputDecoder(readsControlHAsControlBackspace: true)
+        #expect(
+            decoder.feed(contentsOf: rawInput("\u{08}\u{7F}\u{1B}\u{08}"))
+                == [.key(.controlBackspace), .key(.backspace), .key(.altBackspace)])
+        #expect(decode("\u{08}\u{7F}") == [.key(.backspace), .key(.backspace)])
     }
 
     @Test func csiTildeKeys() {

@@ -41,14 +41,24 @@ extension EditorBuffer {
         return edit(replacing: range, with: "", cursor: cursorOffset, kind: .delete(range))
     }
 
-    /// Deletes the word before the cursor (Alt-Backspace): the spaces and punctuation before
-    /// it, then the word, as `moveWordLeft` moves.
+    /// Deletes the word before the cursor (Ctrl-Backspace, Alt-Backspace): the spaces and
+    /// punctuation before it, then the word, as `moveWordLeft` moves.
     @discardableResult
     mutating func deleteWordBackward() -> EditKind? {
         let start = startOfWordBefore
         guard start < cursorOffset else { return nothing() }
         let range = start..<cursorOffset
         return edit(replacing: range, with: "", cursor: start, kind: .delete(range))
+    }
+
+    /// Deletes the word after the cursor (Ctrl-Delete): the spaces and punctuation after it,
+    /// then the word, as `moveWordRight` moves.
+    @discardableResult
+    mutating func deleteWordForward() -> EditKind? {
+        let end = endOfWordAfter
+        guard end > cursorOffset else { return nothing() }
+        let range = cursorOffset..<end
+        return edit(replacing: range, with: "", cursor: cursorOffset, kind: .delete(range))
     }
 
     /// Records an edit that changed nothing: no edit, and no cursor jump either.

@@ -32,8 +32,13 @@ extension EditorBuffer {
     /// punctuation, then the word.
     @discardableResult
     mutating func moveWordRight() -> Bool {
+        move(to: endOfWordAfter)
+    }
+
+    /// Where the word after the cursor ends (see `moveWordRight`).
+    var endOfWordAfter: Int {
         let pastGap = offset(skippingForward: { !Self.isWordCharacter($0) }, from: cursorOffset)
-        return move(to: offset(skippingForward: Self.isWordCharacter, from: pastGap))
+        return offset(skippingForward: Self.isWordCharacter, from: pastGap)
     }
 
     /// Moves to the start of the visual line (Home); when already there, to

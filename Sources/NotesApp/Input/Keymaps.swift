@@ -71,7 +71,8 @@ enum Keymaps {
         title: "In the list",
         bindings: [
             KeyBinding(
-                [.delete], .deleteArticle, keys: "Delete", help: "delete the selected article",
+                [.delete, .controlDelete], .deleteArticle, keys: "Delete",
+                help: "delete the selected article",
                 shortcuts: [Shortcut(key: "Del", label: "Delete", row: 0)]),
             KeyBinding(
                 keys: "0 .. 5", help: "set the rating",
@@ -127,14 +128,21 @@ enum Keymaps {
                 [.backspace: .deleteBackward, .delete: .deleteForward], keys: "Backspace  Delete",
                 help: "delete the character before / after the cursor"),
             KeyBinding(
-                [.altBackspace], .deleteWordBackward, keys: "Alt-Backspace",
-                help: "delete the word before the cursor"),
+                [
+                    .controlBackspace: .deleteWordBackward, .altBackspace: .deleteWordBackward,
+                    .controlDelete: .deleteWordForward,
+                ],
+                keys: "Ctrl-Backspace  Ctrl-Delete",
+                help: "delete the word before / after the cursor (also Alt-Backspace)"),
             KeyBinding(
                 [.left: .left, .right: .right, .up: .up, .down: .down],
                 keys: "Left Right Up Down", help: "move the cursor"),
             KeyBinding(
-                [.alt("b"): .wordLeft, .alt("f"): .wordRight], keys: "Alt-B  Alt-F",
-                help: "word left / right",
+                [
+                    .controlLeft: .wordLeft, .controlRight: .wordRight, .alt("b"): .wordLeft,
+                    .alt("f"): .wordRight,
+                ],
+                keys: "Ctrl-Left  Ctrl-Right", help: "word left / right (also Alt-B  Alt-F)",
                 shortcuts: [
                     Shortcut(key: "M-B", label: "Word left", row: 0),
                     Shortcut(key: "M-F", label: "Word right", row: 0),
@@ -158,7 +166,9 @@ enum Keymaps {
         title: "While typing a search (the list's other keys work too)",
         bindings: [
             .characters(help: "typed into the search; the list follows"),
-            KeyBinding([.backspace], .erase, keys: "Backspace", help: "erase a character"),
+            KeyBinding(
+                [.backspace, .controlBackspace], .erase, keys: "Backspace",
+                help: "erase a character"),
             KeyBinding(
                 [.enter], .keep, keys: "Enter", help: "keep the search",
                 shortcuts: [Shortcut(key: "Enter", label: "Keep", row: 0)]),
@@ -185,7 +195,7 @@ enum Keymaps {
                 help: "go to that point: undo (or redo) every step above it, in one go",
                 shortcuts: [Shortcut(key: "Enter", label: "Go to", row: 0)]),
             KeyBinding(
-                [.character("x"), .delete], .takeBack, keys: "x  Delete",
+                [.character("x"), .delete, .controlDelete], .takeBack, keys: "x  Delete",
                 help: "take back only that step, keeping every later one (what later steps "
                     + "changed stays); a new step Ctrl-Z undoes",
                 shortcuts: [Shortcut(key: "x", label: "Take back", row: 0)]),
@@ -200,7 +210,9 @@ enum Keymaps {
         title: "In the author picker",
         bindings: [
             .characters(help: "filter the authors by name"),
-            KeyBinding([.backspace], .erase, keys: "Backspace", help: "erase a character"),
+            KeyBinding(
+                [.backspace, .controlBackspace], .erase, keys: "Backspace",
+                help: "erase a character"),
             KeyBinding(
                 [.up: .up, .down: .down], keys: "Up  Down", help: "move the choice"),
             KeyBinding(
@@ -208,7 +220,7 @@ enum Keymaps {
                 help: "set the article's author, or create the one typed",
                 shortcuts: [Shortcut(key: "Enter", label: "choose", row: 0)]),
             KeyBinding(
-                [.delete], .deleteAuthor, keys: "Delete",
+                [.delete, .controlDelete], .deleteAuthor, keys: "Delete",
                 help: "delete the author and their articles (asks first)",
                 shortcuts: [Shortcut(key: "Del", label: "delete", row: 0)]),
             KeyBinding(

@@ -6,6 +6,7 @@ enum EditorAction: Equatable, TypesCharacters {
     case deleteBackward
     case deleteForward
     case deleteWordBackward
+    case deleteWordForward
     /// In the title: go to the body; in the body: a tab.
     case tab
     case switchField

@@ -19,6 +19,7 @@ extension NotesApp {
         case .deleteBackward: edit(name: "Delete Text") { $0.deleteBackward() }
         case .deleteForward: edit(name: "Delete Text") { $0.deleteForward() }
         case .deleteWordBackward: edit(name: "Delete Text") { $0.deleteWordBackward() }
+        case .deleteWordForward: edit(name: "Delete Text") { $0.deleteWordForward() }
         case .tab where editor.field == .body: edit(insert: "\t", name: "Typing")
         case .tab, .switchField: focusedPane.editor?.switchField()
         case .left: move { $0.moveLeft() }
