@@ -5,16 +5,7 @@ import Testing
 /// The word keys of micro and nano users in the real program: Ctrl-Left and Ctrl-Right move by
 /// words, Ctrl-Backspace (^H from a terminal whose Backspace sends ^?) and Ctrl-Delete delete a
 /// word, Backspace still one character; each an undo step.
-@Suite(.serialized) struct WordKeysEndToEndTests {
-    let folder: URL
-    var notebook: String { folder.appendingPathComponent("notes.db").path }
-
-    init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "notes-e2e-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    }
-
+extension NotesEndToEndTests {
     /// The first line of the open article's body, as the left pane shows it.
     func firstBodyLine(_ screen: String) -> String {
         let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
