@@ -6,8 +6,8 @@ import SQLiteDatabase
 /// Articles are rows of `article_rows`, aliased `a`. The search indexes hold documents, a title
 /// or a chunk of a body each (`NoteStoreSchema.documents`): an article is listed when each word
 /// is in one of its documents. With a search, the articles found by the first index with words
-/// (the word index, else the substring index) join them as `hits`, with their best document's
-/// `rank`; the search drives the join (`CROSS JOIN` fixes SQLite's join order: otherwise, with
+/// (the word index, else the substring index), by its first words (`rankedWords`), join them as
+/// `hits`, with their best document's `rank`; the search drives the join (`CROSS JOIN` fixes SQLite's join order: otherwise, with
 /// an author filter, SQLite walks the author's articles and runs the full-text query once per
 /// article). Unspaced words shorter than a trigram select the articles with a trigram starting
 /// with them, read from the substring index's terms.
@@ -52,12 +52,14 @@ struct ArticleQuerySQL {
                 FROM \(index) WHERE \(index) MATCH ? GROUP BY 1) AS hits
                 CROSS JOIN \(NoteStoreSchema.articleRows) a ON a.id = hits.articleId
                 """
-            arguments.append(.text(first.words.joined(separator: " OR ")))
+            arguments.append(
+                .text(first.words.prefix(Self.rankedWords).joined(separator: " OR ")))
         } else {
             source = "\(NoteStoreSchema.articleRows) a"
         }
         for (order, search) in searches.enumerated() {
-            // The hits have one of the first index's words: with one, that is the condition.
+            // The hits have one of the first index's first words: with one, that is the
+            // condition.
             for word in search.words where order > 0 || search.words.count > 1 {
                 conditions.append("a.id IN (\(articleFound(search.index)))")
                 arguments.append(.text(word))
@@ -101,6 +103,12 @@ struct ArticleQuerySQL {
             precedingArguments = { $0 }
         }
     }
+
+    /// How many of the driving index's words find and rank the hits (the others are conditions
+    /// on them, as every word is): FTS5 ranks each document against every word of its query, so
+    /// a pasted paragraph of a thousand words ranked whole took seconds on 100k articles; with
+    /// its first four, no longer than a search of its most common word.
+    static let rankedWords = 4
 
     /// A statement: SQL and its arguments.
     typealias Statement = (sql: String, arguments: [SQLiteValue])
@@ -156,6 +164,15 @@ struct ArticleQuerySQL {
     /// `WHERE` and the conditions, plus `extra` ones; empty when there are none.
     private func whereClause(_ extra: String...) -> String {
         let all = conditions + extra
-        return all.isEmpty ? "" : "WHERE " + all.joined(separator: " AND ")
+        return all.isEmpty ? "" : "WHERE " + Self.allOf(all[...])
+    }
+
+    /// Conditions joined by AND as a balanced tree: a search adds a condition per word, and
+    /// SQLite refuses an expression deeper than 1,000 ("Expression tree is too large"), which a
+    /// chain of a thousand ANDs is. Their order, and so their arguments', stays.
+    private static func allOf(_ conditions: ArraySlice<String>) -> String {
+        guard conditions.count > 2 else { return conditions.joined(separator: " AND ") }
+        let middle = conditions.startIndex + conditions.count / 2
+        return "(\(allOf(conditions[..<middle]))) AND (\(allOf(conditions[middle...])))"
     }
 }

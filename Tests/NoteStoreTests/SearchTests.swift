@@ -108,6 +108,25 @@ import Testing
         #expect(try ids("  \t\n ") == Array((1...9).reversed()))
     }
 
+    /// A search of any length works: a pasted paragraph of a thousand words, spaced and
+    /// unspaced, finds the article that has them all, and nothing once one more word is in
+    /// none. (Each word is a condition; SQLite bounds an expression's depth to 1,000.)
+    @Test func aSearchOfAThousandWordsFindsTheArticleWithThemAll() throws {
+        let words = (1...800).map { "word\($0)" } + (1...200).map { "東京\($0)" }
+        let id = try db.write {
+            try Notebook.insertArticle($0, title: "Long", body: words.joined(separator: " "))
+        }
+        let paragraph = words.shuffled().joined(separator: " ")
+        for order in [ArticleQuery.Order.updatedDescending, .relevance, .title] {
+            #expect(try ids(paragraph, order: order) == [id])
+            #expect(try ids(paragraph + " river", order: order) == [])
+        }
+        try db.read { db throws in
+            let query = ArticleQuery(order: .relevance, search: paragraph)
+            #expect(try Notebook.position(db, ofArticle: id, in: query) == 0)
+        }
+    }
+
     @Test func relevanceRanksBetterMatchesFirst() throws {
         #expect(try ids("river", order: .relevance) == [9, 2])
         #expect(try ids("river", order: .title) == [2, 9])

@@ -35,6 +35,28 @@ import Testing
         #expect(try fixture.titles() == ["Article 1", "Article 2", "Article 3"])
     }
 
+    /// A pasted paragraph of a thousand words is a search like any other: the article with
+    /// them all is listed, with no error (it was "Expression tree is too large").
+    @Test func aPastedParagraphOfAThousandWordsIsSearched() throws {
+        let fixture = try AppFixture(articles: 3)
+        let words = (1...1000).map { "w\($0)" }
+        try fixture.db.write {
+            try $0.execute(
+                "UPDATE articles SET body = ? WHERE title = 'Article 2'",
+                [.text(words.joined(separator: " "))])
+        }
+        fixture.press(.character("/"))
+        fixture.backend.enqueue(.paste(words.reversed().joined(separator: " ")))
+        fixture.app.processPendingEvents()
+        fixture.press(.enter)
+        #expect(fixture.app.message == nil)
+        // Pane 1's rows (the left half of the screen, below its header).
+        let rows = fixture.screen.split(separator: "\n").dropFirst(2).prefix(7).map {
+            $0.prefix { $0 != "│" }.trimmingCharacters(in: .whitespaces)
+        }
+        #expect(rows == ["Article 2                  Alice ★★☆☆☆", "", "", "", "", "", ""])
+    }
+
     /// A pane counts its articles again only when articles come or go, or when it filters: an
     /// edit in another pane can make an article join its search.
     @Test func countsFollowEditsInOtherPanes() throws {
