@@ -42,7 +42,7 @@ import Testing
                  notes  test.db
                  1 Editing                              │ 2 All articles · 3
                  Article 2                              │ Article 3                 Alice ★★★☆☆
-                 ★★ · updated 2026-01-01T00:00 · L1/1 0 │ Article 2                 Alice ★★☆☆☆
+                 ★★☆☆☆ · L1/1 0% · updated 2026-01-01T0 │ Article 2                 Alice ★★☆☆☆
                                                         │ Article 1                 Alice ★☆☆☆☆
                  Body of article 2                      │
                                                         │
@@ -148,7 +148,7 @@ import Testing
                  notes  test.db
                  1 Editing the title                    │ 2 All articles · 4
                  Untitled                               │ Untitled                        ☆☆☆☆☆
-                 unrated · updated YYYY-MM-DDThh:mm · L │ Article 3                 Alice ★★★☆☆
+                 ☆☆☆☆☆ · L1/1 100% · updated 2026-06-01 │ Article 3                 Alice ★★★☆☆
                                                         │ Article 2                 Alice ★★☆☆☆
                                                         │ Article 1                 Alice ★☆☆☆☆
                                                         │
@@ -170,7 +170,7 @@ import Testing
                  notes  test.db
                  1 Editing the title                    │ 2 All articles · 4
                  Plans                                  │ Plans                           ☆☆☆☆☆
-                 unrated · updated YYYY-MM-DDThh:mm · L │ Article 3                 Alice ★★★☆☆
+                 ☆☆☆☆☆ · L1/1 100% · updated 2026-06-01 │ Article 3                 Alice ★★★☆☆
                                                         │ Article 2                 Alice ★★☆☆☆
                                                         │ Article 1                 Alice ★☆☆☆☆
                                                         │

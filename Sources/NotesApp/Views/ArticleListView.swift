@@ -95,9 +95,7 @@ enum ArticleListView {
 
     /// "Author ★★★☆☆", shortened to fit narrow panes.
     static func rightColumn(_ summary: ArticleSummary, width: Int) -> String {
-        let stars =
-            String(repeating: "★", count: summary.rating)
-            + String(repeating: "☆", count: 5 - summary.rating)
+        let stars = RatingStars.text(for: summary.rating)
         guard width >= 36, let author = summary.authorName else { return stars + " " }
         return truncated(author, to: 14) + " " + stars + " "
     }

@@ -62,10 +62,11 @@ enum ArticleView {
             editor.title.draw(into: &canvas, rect: area.title, style: Theme.articleTitle)
         }
         let article = editor.article
-        let stars = String(repeating: "★", count: article.rating)
+        // The stars as the list shows them, then the place in the body, which a narrow pane
+        // keeps before the date.
         let about =
-            "\(stars.isEmpty ? "unrated" : stars) · updated \(article.updatedAt.prefix(16))"
-            + " · \(editor.body.scrollIndicator)"
+            "\(RatingStars.text(for: article.rating)) · \(editor.body.scrollIndicator)"
+            + " · updated \(article.updatedAt.prefix(16))"
         canvas.put(about, at: area.about.origin, style: Theme.secondary, maxWidth: area.about.width)
         editor.body.draw(into: &canvas, rect: area.body)
         guard focused, pane.searchInput == nil else { return nil }
