@@ -73,7 +73,7 @@ extension NotesApp {
         if pane.historyPanel != nil {
             if let action = Keymaps.history.action(for: key) { return performHistory(action) }
             if let command = Keymaps.everywhere.action(for: key) { return perform(command) }
-            if case .character = key { message = "Press F1 for the keys" }
+            answer(unbound: key, in: .history)
             return
         }
         if pane.searchInput != nil, let action = Keymaps.search.action(for: key) {
@@ -92,9 +92,15 @@ extension NotesApp {
             perform(command)
         } else if case .gone = pane.mode {
             message = Self.goneMessage
-        } else if case .character = key {
-            message = "Press F1 for the keys"
+        } else {
+            answer(unbound: key, in: pane.editor == nil ? .list : .article)
         }
+    }
+
+    /// Says in the status line that `key` does nothing here (`UnboundKey`).
+    func answer(unbound key: Key, in place: UnboundKey.Place) {
+        message = UnboundKey.message(for: key, in: place)
+        messageAnswersAKey = true
     }
 
     // MARK: Search

@@ -23,7 +23,10 @@ public final class NotesApp {
     /// Every pane opened in this run by stack id, so that a closed pane comes back as it was.
     private var paneCache: [String: Pane] = [:]
     /// The last message for the status line.
-    var message: String?
+    var message: String? { didSet { messageAnswersAKey = false } }
+    /// Whether `message` answers a key that does nothing (`answer(unbound:in:)`): it then takes
+    /// the place of what redo, then undo, would do when the status line has no room for both.
+    var messageAnswersAKey = false
     /// When long work shows its progress, and how often it is drawn again
     /// (`NotesApp+Progress.swift`; tests show it at once).
     var progressTiming = (

@@ -93,6 +93,7 @@ extension NotesApp {
             overlay = nil
             return
         case nil:
+            answer(unbound: key, in: .picker)
             return
         }
         try? database.read { try picker.refresh($0) }

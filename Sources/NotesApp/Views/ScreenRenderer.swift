@@ -88,20 +88,31 @@ struct ScreenRenderer {
         return cursor
     }
 
+    /// "Pane 1 │ Undo … │ Redo … │ message". The answer to a key that does nothing, when it
+    /// does not fit whole, takes the place of what redo, then undo, would do: it names F1.
     private func drawStatus(on canvas: inout Canvas) {
         let pane = app.focusedPane
-        var parts = ["Pane \(app.focus + 1)"]
+        var lists: [String]
         if let stack = pane.stack {
-            parts.append(stack.undoActionName.map { "Undo \($0)" } ?? "Nothing to undo")
-            parts.append(stack.redoActionName.map { "Redo \($0)" } ?? "Nothing to redo")
+            lists = [
+                stack.undoActionName.map { "Undo \($0)" } ?? "Nothing to undo",
+                stack.redoActionName.map { "Redo \($0)" } ?? "Nothing to redo",
+            ]
         } else {
-            parts.append("Undo off")
+            lists = ["Undo off"]
         }
-        if let message = app.message { parts.append(message) }
         let width = layout.statusLine.width
+        let line = { (lists: [String]) in
+            " "
+                + (["Pane \(app.focus + 1)"] + lists + [app.message].compactMap { $0 })
+                .joined(separator: " │ ")
+        }
+        while app.messageAnswersAKey, !lists.isEmpty, DisplayWidth.of(line(lists)) > width {
+            lists.removeLast()
+        }
         canvas.put(
-            DisplayWidth.fitting(" " + parts.joined(separator: " │ "), in: width),
-            at: layout.statusLine.origin, style: Theme.status, maxWidth: width)
+            DisplayWidth.fitting(line(lists), in: width), at: layout.statusLine.origin,
+            style: Theme.status, maxWidth: width)
     }
 
     /// The focused pane's keys: those of what it shows (a search being typed, the list, an
