@@ -28,17 +28,8 @@ struct AppFixture {
     {
         db = try path.map(DatabaseQueue.init(path:)) ?? DatabaseQueue()
         try NoteStoreSchema.migrate(db)
-        try db.write { db in
-            let alice = try Notebook.insertAuthor(db, name: "Alice")
-            try db.execute(
-                """
-                WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < ?)
-                INSERT INTO articles(title, body, authorId, rating, createdAt, updatedAt)
-                SELECT 'Article ' || x, 'Body of article ' || x, ?, x % 6,
-                       printf('2026-01-01T00:00:00.%03dZ', x), printf('2026-01-01T%02d:%02d:%02d.000Z', x / 3600, x / 60 % 60, x % 60)
-                FROM n
-                """, [.integer(Int64(articles)), .integer(alice)])
-        }
+        // No articles: a notebook another fixture made, opened again.
+        if articles > 0 { try Self.addArticles(articles, to: db) }
         engine =
             undo
             ? try UndoEngine(for: db, tables: Article.self, ArticleChunk.self, Author.self) : nil
@@ -49,6 +40,21 @@ struct AppFixture {
             paneCount: panes)
         app.clock = clock.now
         app.processPendingEvents()
+    }
+
+    /// Adds Alice and `count` articles, "Article 1" ... with bodies "Body of article 1" ...
+    private static func addArticles(_ count: Int, to db: DatabaseQueue) throws {
+        try db.write { db in
+            let alice = try Notebook.insertAuthor(db, name: "Alice")
+            try db.execute(
+                """
+                WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < ?)
+                INSERT INTO articles(title, body, authorId, rating, createdAt, updatedAt)
+                SELECT 'Article ' || x, 'Body of article ' || x, ?, x % 6,
+                       printf('2026-01-01T00:00:00.%03dZ', x), printf('2026-01-01T%02d:%02d:%02d.000Z', x / 3600, x / 60 % 60, x % 60)
+                FROM n
+                """, [.integer(Int64(count)), .integer(alice)])
+        }
     }
 
     func press(_ keys: Key...) {

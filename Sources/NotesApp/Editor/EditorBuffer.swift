@@ -172,6 +172,16 @@ struct EditorBuffer: Equatable, Sendable {
         }
     }
 
+    /// Puts the cursor and the top row back where a saved place had them (offsets clamped to
+    /// the text, which may have changed since), the cursor kept on screen.
+    mutating func restore(cursor: Int, scrollAnchor anchor: Int) {
+        let end = layout.text.utf8.count
+        cursorOffset = layout.boundary(atOrBefore: min(max(0, cursor), end))
+        scrollAnchor = min(max(0, anchor), end)
+        goalColumn = nil
+        settle()
+    }
+
     /// Where `offset` ends up after the bytes in `range` are replaced by `count` bytes.
     private static func offset(_ offset: Int, replacing range: Range<Int>, count: Int) -> Int {
         if offset <= range.lowerBound { return offset }

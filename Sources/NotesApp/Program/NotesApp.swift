@@ -153,11 +153,22 @@ public final class NotesApp {
     }
 
     /// Shows a layout with its history of changes: a pane for every stack it names, so that
-    /// Alt-Z brings back closed panes with their history.
+    /// Alt-Z brings back closed panes with their history; each where it was when notes last
+    /// quit (`PanePlace`).
     private func showPanes(_ saved: SavedLayout) throws {
         paneCache = [:]
-        for id in saved.stackIDs.sorted() { try makePane(id) }
+        for id in saved.stackIDs.sorted() {
+            let pane = try makePane(id)
+            if let place = try layoutStore.place(of: id) {
+                try database.read { try pane.restore(place, $0) }
+            }
+        }
         layout = saved.undoableState
+    }
+
+    /// Saves where every pane of this run is (`PanePlace`), for the next run (at quit).
+    func savePlaces() {
+        try? layoutStore.savePlaces(paneCache.mapValues(\.place))
     }
 
     @discardableResult
@@ -245,7 +256,10 @@ public final class NotesApp {
         }
         // The stacks are free for the next notes; a lease left behind (a crash) is dropped by
         // the next notes, which sees its process gone.
-        if opening == nil { try? layoutStore.release() }
+        if opening == nil {
+            savePlaces()
+            try? layoutStore.release()
+        }
         backend.shutdown()
         if let failure { throw failure }
     }

@@ -175,9 +175,14 @@ struct PaneLayoutStore {
     }
 
     private static func store(_ stackIDs: [String], as key: String, _ db: Database) throws {
+        try store(stackIDs.joined(separator: "\n"), as: key, db)
+    }
+
+    /// Sets the setting `key` to `value`.
+    static func store(_ value: String, as key: String, _ db: Database) throws {
         try db.execute(
             "INSERT INTO settings(key, value) VALUES (?, ?) "
                 + "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-            [.text(key), .text(stackIDs.joined(separator: "\n"))])
+            [.text(key), .text(value)])
     }
 }
