@@ -21,6 +21,16 @@ import Testing
         #expect(try fixture.app.layoutStore.load() == ["pane-1", "pane-3"])
     }
 
+    /// Alt-X closes the pane from anywhere, an open article too (where micro's Ctrl-X cuts).
+    @Test func altXClosesThePaneFromAnOpenArticle() throws {
+        let fixture = try AppFixture(articles: 3, panes: 3)
+        fixture.press(.tab, .enter)
+        #expect(fixture.app.panes[1].editor != nil)
+        fixture.press(.alt("x"))
+        #expect(fixture.app.panes.map(\.stackID) == ["pane-1", "pane-3"])
+        #expect(try fixture.titles() == ["Article 1", "Article 2", "Article 3"])
+    }
+
     @Test func resizingIsUndoableAndFocusMovesAreNot() throws {
         let fixture = try AppFixture()
         let widths = { fixture.app.screenLayout.panes.map(\.width) }

@@ -35,7 +35,8 @@ enum Keymaps {
                 [.control("t")], .newPane, keys: "Ctrl-T", help: "open a new pane",
                 shortcuts: [Shortcut(key: "^T", label: "New pane", row: 1)]),
             KeyBinding(
-                [.control("x")], .closePane, keys: "Ctrl-X", help: "close the focused pane",
+                [.control("x"), .alt("x")], .closePane, keys: "Ctrl-X  Alt-X",
+                help: "close the focused pane",
                 shortcuts: [Shortcut(key: "^X", label: "Close pane", row: 1)]),
             KeyBinding(
                 [.alt(">"), .alt(".")], .widenPane, keys: "Alt->",
