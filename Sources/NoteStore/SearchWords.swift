@@ -26,10 +26,19 @@ struct SearchWords {
         prefixWords.isEmpty && substringWords.isEmpty && shortSubstrings.isEmpty
     }
 
+    /// The most words a search looks for: each is a condition bound as one or two parameters
+    /// (SQLite takes at most 32,766 in a statement), and each costs a look-up in an index. The
+    /// words past them (of a pasted chapter) are left out of the search.
+    static let mostWords = 2_000
+
     init(_ text: String) {
         // A word twice asks nothing more, but costs FTS5 a second scan (a long paste).
         var seen: Set<Substring> = []
-        let words = text.split(whereSeparator: Self.isSeparator).filter { seen.insert($0).inserted }
+        var words: [Substring] = []
+        for word in text.split(whereSeparator: Self.isSeparator) where seen.insert(word).inserted {
+            words.append(word)
+            if words.count == Self.mostWords { break }
+        }
         var prefixes: [String] = []
         var substrings: [String] = []
         var shortSubstrings: [String] = []

@@ -197,7 +197,7 @@ extension UndoLogSchema {
                 SELECT EXISTS (SELECT 1 FROM \(barriers)
                     WHERE id IN (SELECT value FROM json_each(?)) AND keptByReplay)
                 """, [.text(Array(below).jsonArray)])
-            if carriesKeptChanges == 0 { try dropReplays(predecessors, supersededBy: id, db) }
+            if carriesKeptChanges == 0 { try dropReplays(predecessors, below: id, db) }
         }
         try db.execute(
             "UPDATE \(barriers) SET supersededBy = ?2, keptByReplay = ?3 WHERE id = ?1",
@@ -211,12 +211,12 @@ extension UndoLogSchema {
             """, [.integer(id), .integer(successor)])
     }
 
-    /// Deletes these replays' entries (superseded by `successor`) and the entries they
-    /// superseded, but the action's first entry (the one with no `step`), which `successor` now
-    /// supersedes.
-    private static func dropReplays(
-        _ predecessors: [Int64], supersededBy successor: Int64, _ db: Database
-    ) throws {
+    /// Deletes the entries `entry` superseded (`predecessors`: replays of its action) and the
+    /// entries they superseded, but the action's first entry (the one with no `step`), which
+    /// `entry` now supersedes.
+    private static func dropReplays(_ predecessors: [Int64], below entry: Int64, _ db: Database)
+        throws
+    {
         let replays = try db.fetchAll(
             Int64.self,
             """
@@ -228,7 +228,7 @@ extension UndoLogSchema {
             """
             UPDATE \(barriers) SET supersededBy = ?1
             WHERE supersededBy IN (SELECT value FROM json_each(?2)) AND step IS NULL
-            """, [.integer(successor), .text(replays.jsonArray)])
+            """, [.integer(entry), .text(replays.jsonArray)])
         try deleteEntries(replays, db)
     }
 

@@ -65,6 +65,9 @@ enum EscapeSequence {
         case "B": .down
         case "C": .right
         case "D": .left
+        // rxvt's Ctrl-arrows: Ctrl is dropped from Up and Down, as from xterm's.
+        case "a": .up
+        case "b": .down
         case "c": .controlRight
         case "d": .controlLeft
         case "H": .home

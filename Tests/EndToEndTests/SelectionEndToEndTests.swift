@@ -14,9 +14,6 @@ extension NotesEndToEndTests {
         try first.waitFor("EXIT=0")
         let db = try DatabaseQueue(path: notebook)
         try db.write { db in
-            // The panes start at the top of the new list, not where the first run left them
-            // (`PanePlace`: its selected article's id now names one of the new ones).
-            try db.execute("DELETE FROM settings WHERE key LIKE 'place.%'")
             try db.execute("DELETE FROM articles")
             try db.execute(
                 """

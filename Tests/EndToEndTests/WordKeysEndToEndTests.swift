@@ -6,18 +6,12 @@ import Testing
 /// words, Ctrl-Backspace (^H from a terminal whose Backspace sends ^?) and Ctrl-Delete delete a
 /// word, Backspace still one character; each an undo step.
 extension NotesEndToEndTests {
-    /// The first line of the open article's body, as the left pane shows it.
+    /// The first line of the open article's body, as the left pane shows it ("" before it
+    /// shows).
     func firstBodyLine(_ screen: String) -> String {
         let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+        guard lines.count > 5 else { return "" }
         return String(lines[5].prefix { $0 != "│" }).trimmingCharacters(in: .whitespaces)
-    }
-
-    func welcomeBody() throws -> String {
-        let db = try DatabaseQueue(path: notebook)
-        return try db.read {
-            try $0.fetchOne(String.self, "SELECT body FROM articles WHERE title LIKE 'Welcome%'")
-                ?? ""
-        }
     }
 
     @Test func controlArrowsBackspaceAndDeleteWorkByWords() throws {
@@ -50,6 +44,8 @@ extension NotesEndToEndTests {
         }
         try session.send("C-q")
         try session.waitFor("EXIT=0")
-        #expect(try welcomeBody().hasPrefix("notes is a small note editor for the terminal."))
+        #expect(
+            try body(titled: "Welcome to notes 👋").hasPrefix(
+                "notes is a small note editor for the terminal."))
     }
 }

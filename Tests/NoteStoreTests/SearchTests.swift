@@ -116,7 +116,7 @@ import Testing
         let id = try db.write {
             try Notebook.insertArticle($0, title: "Long", body: words.joined(separator: " "))
         }
-        let paragraph = words.shuffled().joined(separator: " ")
+        let paragraph = words.reversed().joined(separator: " ")
         for order in [ArticleQuery.Order.updatedDescending, .relevance, .title] {
             #expect(try ids(paragraph, order: order) == [id])
             #expect(try ids(paragraph + " river", order: order) == [])
@@ -125,6 +125,17 @@ import Testing
             let query = ArticleQuery(order: .relevance, search: paragraph)
             #expect(try Notebook.position(db, ofArticle: id, in: query) == 0)
         }
+    }
+
+    /// A paste of more words than a statement can bind (SQLite takes 32,766 parameters)
+    /// searches for the first 2,000 (`SearchWords.mostWords`): the article with those is found.
+    @Test func aSearchOfMoreWordsThanSQLiteCanBindLooksForTheFirstOnes() throws {
+        let words = (1...40_000).map { "w\($0)" }
+        let id = try db.write {
+            try Notebook.insertArticle(
+                $0, title: "Longer", body: words.prefix(2_000).joined(separator: " "))
+        }
+        #expect(try ids(words.joined(separator: " ")) == [id])
     }
 
     @Test func relevanceRanksBetterMatchesFirst() throws {

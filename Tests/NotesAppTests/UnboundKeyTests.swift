@@ -81,7 +81,7 @@ import Testing
         fixture.press(.control("o"))
         #expect(fixture.app.message == "Ctrl-O: notes saves every change as you make it · F1: keys")
         fixture.press(.control("g"))
-        #expect(fixture.app.message == "Ctrl-G: the keys are on F1 · F1: keys")
+        #expect(fixture.app.message == "Ctrl-G: the keys are on F1")
         fixture.press(.enter, .control("f"))
         #expect(fixture.app.message == "Ctrl-F: Esc, then / searches the list · F1: keys")
         fixture.press(.control("k"))

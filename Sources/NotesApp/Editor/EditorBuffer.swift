@@ -175,9 +175,8 @@ struct EditorBuffer: Equatable, Sendable {
     /// Puts the cursor and the top row back where a saved place had them (offsets clamped to
     /// the text, which may have changed since), the cursor kept on screen.
     mutating func restore(cursor: Int, scrollAnchor anchor: Int) {
-        let end = layout.text.utf8.count
-        cursorOffset = layout.boundary(atOrBefore: min(max(0, cursor), end))
-        scrollAnchor = min(max(0, anchor), end)
+        cursorOffset = layout.boundary(atOrBefore: cursor)
+        scrollAnchor = min(max(0, anchor), layout.text.utf8.count)
         goalColumn = nil
         settle()
     }

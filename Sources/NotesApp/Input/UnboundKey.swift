@@ -11,7 +11,9 @@ enum UnboundKey {
 
     static func message(for key: Key, in place: Place) -> String {
         let name = key.name
-        if let instead = habit(key, in: place) { return "\(name): \(instead) · F1: keys" }
+        if let instead = habit(key, in: place) {
+            return "\(name): \(instead)" + (instead.contains("F1") ? "" : " · F1: keys")
+        }
         return "\(name) does nothing here · F1: keys"
     }
 

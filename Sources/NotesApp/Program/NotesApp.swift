@@ -159,8 +159,9 @@ public final class NotesApp {
         paneCache = [:]
         for id in saved.stackIDs.sorted() {
             let pane = try makePane(id)
-            if let place = try layoutStore.place(of: id) {
-                try database.read { try pane.restore(place, $0) }
+            // Best effort: a place that cannot be read back leaves the pane on its list.
+            if let place = try? layoutStore.place(of: id) {
+                try? database.read { try pane.restore(place, $0) }
             }
         }
         layout = saved.undoableState
@@ -168,7 +169,8 @@ public final class NotesApp {
 
     /// Saves where every pane of this run is (`PanePlace`), for the next run (at quit).
     func savePlaces() {
-        try? layoutStore.savePlaces(paneCache.mapValues(\.place))
+        try? layoutStore.savePlaces(
+            database.read { db in try paneCache.mapValues { try $0.place(db) } })
     }
 
     @discardableResult

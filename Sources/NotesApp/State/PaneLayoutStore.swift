@@ -156,8 +156,7 @@ struct PaneLayoutStore {
 
     /// The saved layout: `layout`, or for a notebook saved before it, the panes of `panes`.
     private static func savedLayout(_ db: Database) throws -> SavedLayout? {
-        if let text = try db.fetchOne(
-            String.self, "SELECT value FROM settings WHERE key = ?", [.text(layoutKey)]),
+        if let text = try value(of: layoutKey, db),
             let saved = try? JSONDecoder().decode(SavedLayout.self, from: Data(text.utf8)),
             saved.isValid
         {
@@ -169,9 +168,12 @@ struct PaneLayoutStore {
     }
 
     private static func stackIDs(_ key: String, _ db: Database) throws -> [String] {
-        let value = try db.fetchOne(
-            String.self, "SELECT value FROM settings WHERE key = ?", [.text(key)])
-        return value.map { $0.split(separator: "\n").map(String.init) } ?? []
+        try value(of: key, db).map { $0.split(separator: "\n").map(String.init) } ?? []
+    }
+
+    /// The setting `key`, or nil when it has none.
+    static func value(of key: String, _ db: Database) throws -> String? {
+        try db.fetchOne(String.self, "SELECT value FROM settings WHERE key = ?", [.text(key)])
     }
 
     private static func store(_ stackIDs: [String], as key: String, _ db: Database) throws {
