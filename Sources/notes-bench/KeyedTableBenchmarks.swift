@@ -47,19 +47,17 @@ struct KeyedTableBenchmarks {
                     },
                     run: { try engine.defaultStack.undo() })
             } + [Contender { try update(untracked) }], repetitions: config.bulkRepetitions)
+        // Each with no target: the text key against the untracked statement and the integer key.
+        func row(_ measure: String, _ value: Double, _ baseline: Double) -> Measurement {
+            Measurement(
+                measure: "keyed: \(measure)", value: value, baseline: baseline, unit: .seconds,
+                target: .none)
+        }
         return [
-            Measurement(
-                measure: "keyed: capture: \(what), text key, barrier / untracked",
-                value: capture[0], baseline: capture[2], unit: .seconds, target: .none),
-            Measurement(
-                measure: "keyed: capture: \(what), text key / integer key",
-                value: capture[0], baseline: capture[1], unit: .seconds, target: .none),
-            Measurement(
-                measure: "keyed: undo: \(what), text key / forward untracked",
-                value: undo[0], baseline: undo[2], unit: .seconds, target: .none),
-            Measurement(
-                measure: "keyed: undo: \(what), text key / integer key",
-                value: undo[0], baseline: undo[1], unit: .seconds, target: .none),
+            row("capture: \(what), text key, barrier / untracked", capture[0], capture[2]),
+            row("capture: \(what), text key / integer key", capture[0], capture[1]),
+            row("undo: \(what), text key / forward untracked", undo[0], undo[2]),
+            row("undo: \(what), text key / integer key", undo[0], undo[1]),
         ]
     }
 

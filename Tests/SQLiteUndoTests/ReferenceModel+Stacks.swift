@@ -266,8 +266,8 @@ extension ReferenceModel {
             return deletedKeys.insert(RowKey(table: change.table, rowid: rowid)).inserted
         }
         for change in deletes.reversed() {
-            guard let rowid = change.original, change.current == nil,
-                row(change.table, rowid) == nil, let before = change.fullBefore,
+            guard let rowid = change.original, row(change.table, rowid) == nil,
+                let before = change.fullBefore,
                 !taken.rows.contains(RowKey(table: change.table, rowid: rowid))
             else { continue }
             insert(change.table, rowid, complete(before, change.table), into: &inverse)

@@ -129,8 +129,7 @@ extension NotesApp {
     private func setSearch(_ text: String) {
         let pane = focusedPane
         if pane.searchInput != nil { pane.searchInput = text }
-        pane.query.search = text
-        pane.query.order = text.isEmpty ? .updatedDescending : .relevance
+        pane.search(for: text)
         pane.select(index: 0)
         pane.invalidate()
     }

@@ -26,6 +26,13 @@ final class Pane {
     /// The search text being typed (`/`), or nil when not typing a search.
     var searchInput: String?
 
+    /// Lists the articles that `text` finds, best match first (every article, newest first,
+    /// when it is empty).
+    func search(for text: String) {
+        query.search = text
+        query.order = text.isEmpty ? .updatedDescending : .relevance
+    }
+
     /// The selected article: the selection follows it wherever other panes, processes or undos
     /// move it in the list (nil when the list is empty).
     private(set) var selectedID: Int64?

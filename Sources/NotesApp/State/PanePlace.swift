@@ -44,10 +44,7 @@ extension Pane {
     /// Goes back to a saved place: its search, its selection when that article is still listed,
     /// and its article when it still exists (else the pane shows the list).
     func restore(_ place: PanePlace, _ db: Database) throws {
-        if !place.search.isEmpty {
-            query.search = place.search
-            query.order = .relevance
-        }
+        if !place.search.isEmpty { search(for: place.search) }
         if let selected = place.selected,
             try Self.exists(selected, createdAt: place.selectedCreatedAt, db),
             try Notebook.position(db, ofArticle: selected, in: query) != nil

@@ -92,26 +92,26 @@ struct ScreenRenderer {
     /// does not fit whole, takes the place of what redo, then undo, would do: it names F1.
     private func drawStatus(on canvas: inout Canvas) {
         let pane = app.focusedPane
-        var lists: [String]
+        var undoRedo: [String]
         if let stack = pane.stack {
-            lists = [
+            undoRedo = [
                 stack.undoActionName.map { "Undo \($0)" } ?? "Nothing to undo",
                 stack.redoActionName.map { "Redo \($0)" } ?? "Nothing to redo",
             ]
         } else {
-            lists = ["Undo off"]
+            undoRedo = ["Undo off"]
         }
         let width = layout.statusLine.width
-        let line = { (lists: [String]) in
+        let line = { (undoRedo: [String]) in
             " "
-                + (["Pane \(app.focus + 1)"] + lists + [app.message].compactMap { $0 })
+                + (["Pane \(app.focus + 1)"] + undoRedo + [app.message].compactMap { $0 })
                 .joined(separator: " │ ")
         }
-        while app.messageAnswersAKey, !lists.isEmpty, DisplayWidth.of(line(lists)) > width {
-            lists.removeLast()
+        while app.messageAnswersAKey, !undoRedo.isEmpty, DisplayWidth.of(line(undoRedo)) > width {
+            undoRedo.removeLast()
         }
         canvas.put(
-            DisplayWidth.fitting(line(lists), in: width), at: layout.statusLine.origin,
+            DisplayWidth.fitting(line(undoRedo), in: width), at: layout.statusLine.origin,
             style: Theme.status, maxWidth: width)
     }
 
