@@ -173,6 +173,23 @@ public final class CursesBackend: TerminalBackend {
         Self.write(on ? Self.mouseOn : Self.mouseOff)
     }
 
+    /// Sends `text` to the terminal's clipboard as OSC 52 (`ESC ] 52 ; c ; base64 BEL`): xterm,
+    /// kitty, iTerm2, WezTerm, foot and tmux (with `set-clipboard`) take it. Not on the Linux
+    /// console, which prints what it does not know.
+    public func copyToClipboard(_ text: String) {
+        guard screen != nil, ProcessInfo.processInfo.environment["TERM"] != "linux" else { return }
+        let sequence = "\u{1B}]52;c;" + Data(text.utf8).base64EncodedString() + "\u{07}"
+        var bytes = Array(sequence.utf8)
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeMutableBytes {
+                Glibc.write(STDOUT_FILENO, $0.baseAddress! + written, $0.count - written)
+            }
+            guard count > 0 || errno == EINTR else { return }
+            written += max(0, count)
+        }
+    }
+
     /// Restores the terminal, stops the process group, and on resume takes
     /// the terminal back and draws the last frame again from scratch.
     public func suspend() {

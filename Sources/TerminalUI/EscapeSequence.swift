@@ -2,9 +2,10 @@
 ///
 /// Terminals agree on these far more than terminfo suggests: xterm, VTE,
 /// kitty, rxvt, tmux and screen all send the VT220/xterm forms below, with
-/// the SS3 forms for arrows in application cursor mode. Modifiers on keys
-/// (`ESC [ 1 ; 5 A` for Ctrl-Up) are accepted and dropped, but Ctrl on Home, End, Left,
-/// Right and Delete (also in rxvt's forms: `ESC O d`, `ESC [ 3 ^`).
+/// the SS3 forms for arrows in application cursor mode. Of the modifiers on keys
+/// (`ESC [ 1 ; 5 A` for Ctrl-Up), Shift is kept on every named key, and Ctrl on Home, End,
+/// Left, Right and Delete (also in rxvt's forms: `ESC O d`, `ESC [ 3 ^`, and Shift's
+/// `ESC [ c`); Alt and the rest are dropped.
 enum EscapeSequence {
     /// What a complete control sequence asks the decoder to do.
     enum Action: Equatable {
@@ -34,26 +35,41 @@ enum EscapeSequence {
             else { return .ignore }
             return .event(.mouse(mouse))
         }
+        // Private sequences (`ESC [ ? 1 ; 2 c`, a device's attributes) are no keys.
+        if let first = parameters.first, ["?", ">", "="].contains(first) { return .ignore }
         let values = numbers(in: parameters[...])
-        // xterm's modifier parameter is 1 plus a bit mask, Ctrl being 4.
-        let control = values.count > 1 && ((values[1] ?? 1) - 1) & 4 != 0
+        // xterm's modifier parameter is 1 plus a bit mask: Shift 1, Alt 2, Ctrl 4.
+        let modifiers = values.count > 1 ? max(0, (values[1] ?? 1) - 1) : 0
+        let control = modifiers & 4 != 0
+        let key: Key
         switch final {
-        case "A": return .event(.key(.up))
-        case "B": return .event(.key(.down))
-        case "C": return .event(.key(control ? .controlRight : .right))
-        case "D": return .event(.key(control ? .controlLeft : .left))
-        case "H": return .event(.key(control ? .controlHome : .home))
-        case "F": return .event(.key(control ? .controlEnd : .end))
+        case "A": key = .up
+        case "B": key = .down
+        case "C": key = control ? .controlRight : .right
+        case "D": key = control ? .controlLeft : .left
+        case "H": key = control ? .controlHome : .home
+        case "F": key = control ? .controlEnd : .end
         case "Z": return .event(.key(.backTab))
-        case "P": return .event(.key(.function(1)))
-        case "Q": return .event(.key(.function(2)))
-        case "R": return .event(.key(.function(3)))
-        case "S": return .event(.key(.function(4)))
-        case "~": return tilde((values.first ?? nil) ?? 0, control: control)
-        // rxvt marks Ctrl on the editing keys by the final character.
-        case "^": return tilde((values.first ?? nil) ?? 0, control: true)
+        case "P": key = .function(1)
+        case "Q": key = .function(2)
+        case "R": key = .function(3)
+        case "S": key = .function(4)
+        case "~":
+            guard let tildeKey = tilde((values.first ?? nil) ?? 0, control: control) else {
+                return (values.first ?? nil) == 200 ? .beginPaste : .ignore
+            }
+            key = tildeKey
+        // rxvt marks Ctrl on the editing keys by the final character, and Shift on the arrows.
+        case "^":
+            return tilde((values.first ?? nil) ?? 0, control: true).map { .event(.key($0)) }
+                ?? .ignore
+        case "a": return .event(.key(.shift(.up)))
+        case "b": return .event(.key(.shift(.down)))
+        case "c": return .event(.key(.shift(.right)))
+        case "d": return .event(.key(.shift(.left)))
         default: return .ignore
         }
+        return .event(.key(modifiers & 1 != 0 ? .shift(key) : key))
     }
 
     /// Decodes `ESC O final` (SS3), the form of arrows and F1-F4 in application mode.
@@ -81,8 +97,9 @@ enum EscapeSequence {
         }
     }
 
-    /// Decodes `ESC [ number ~`: editing keys, F5 and up, and the paste start.
-    private static func tilde(_ number: Int, control: Bool) -> Action {
+    /// Decodes `ESC [ number ~`: editing keys and F5 and up (nil: another number, such as the
+    /// paste start, 200).
+    private static func tilde(_ number: Int, control: Bool) -> Key? {
         let key: Key
         switch number {
         case 1, 7: key = control ? .controlHome : .home
@@ -96,10 +113,9 @@ enum EscapeSequence {
         case 23...26: key = .function(number - 12)
         case 28, 29: key = .function(number - 13)
         case 31...34: key = .function(number - 14)
-        case 200: return .beginPaste
-        default: return .ignore
+        default: return nil
         }
-        return .event(.key(key))
+        return key
     }
 
     /// Decodes an SGR mouse report `ESC [ < button ; column ; row M` (or `m` on release).

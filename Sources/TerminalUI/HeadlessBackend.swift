@@ -34,6 +34,8 @@ public final class HeadlessBackend: TerminalBackend {
     public private(set) var recordedScreens: [String] = []
     /// Whether mouse reporting is on.
     public private(set) var isMouseCaptured = false
+    /// What the app last put on the terminal's clipboard (nil: nothing yet).
+    public private(set) var clipboard: String?
     /// How many times `suspend` was called.
     public private(set) var suspendCount = 0
     /// Whether `shutdown` was called.
@@ -93,6 +95,11 @@ public final class HeadlessBackend: TerminalBackend {
     /// Records whether mouse reporting is on.
     public func setMouseCapture(_ on: Bool) {
         isMouseCaptured = on
+    }
+
+    /// Records the text.
+    public func copyToClipboard(_ text: String) {
+        clipboard = text
     }
 
     /// Counts the suspension; returns at once.

@@ -2,7 +2,8 @@
 ///
 /// Terminals report few modifier combinations reliably, so the set is kept
 /// to what every terminal can send: printable text, Ctrl with a letter, Alt
-/// (sent as ESC before the key), and the named keys.
+/// (sent as ESC before the key), the named keys, Ctrl on the keys editors move
+/// by words with, and Shift on the named keys (which selects text).
 public enum Key: Hashable, Sendable {
     /// A printable grapheme, including space and any Unicode text.
     case character(Character)
@@ -64,6 +65,11 @@ public enum Key: Hashable, Sendable {
     case backTab
     /// Escape on its own.
     case escape
+    /// Shift with a named key, as xterm reports it (`ESC [ 1 ; 2 C`): Shift-Right is
+    /// `.shift(.right)`, Ctrl-Shift-Right `.shift(.controlRight)`, Shift-F3
+    /// `.shift(.function(3))`. Shift-Tab is `backTab`, and Shift with a character is the
+    /// character.
+    indirect case shift(Key)
 }
 
 /// A mouse button.

@@ -23,6 +23,10 @@ public protocol TerminalBackend: AnyObject {
     /// While it is on, the terminal's own text selection usually needs Shift.
     func setMouseCapture(_ on: Bool)
 
+    /// Puts `text` on the terminal's clipboard (OSC 52), for other programs to paste, where the
+    /// terminal takes it; a terminal that does not, ignores it.
+    func copyToClipboard(_ text: String)
+
     /// Gives the terminal back and stops the process group (like Ctrl-Z in a
     /// shell); returns after the user resumes it, with the screen drawn again.
     func suspend()

@@ -11,7 +11,7 @@ struct LongBodyBenchmarks {
     let config: BenchConfig
     let folder: ScratchFolder
 
-    private var longLabel: String {
+    var longLabel: String {
         config.longBody % 1_000_000 == 0
             ? "\(config.longBody / 1_000_000) MB" : "\(config.longBody / 1000) KB"
     }
@@ -22,12 +22,15 @@ struct LongBodyBenchmarks {
             try measureBytes(runs: config.typedCharacters / 10, target: 256),
             try measureKeystroke(),
             try measureUndo(),
+            try measureSelectionKeystroke(),
+            try measureFindKeystroke(),
+            try measureCopyAndPaste(),
         ]
     }
 
     /// A notebook of one article whose body is `bytes` long (lines of words), opened in the app
     /// with the cursor in the middle of the body.
-    private func openArticle(bodyBytes bytes: Int, name: String) throws -> RunningApp {
+    func openArticle(bodyBytes bytes: Int, name: String) throws -> RunningApp {
         let path = folder.path("\(name).db")
         let line = "lorem ipsum dolor sit amet, consectetur adipiscing elit, 😀 sed do eiusmod.\n"
         let body = String(

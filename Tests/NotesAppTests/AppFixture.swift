@@ -57,6 +57,18 @@ struct AppFixture {
         }
     }
 
+    /// Article 3 open in the one pane of an 80x16 app, its body set to `body`, the cursor at the
+    /// body's start.
+    static func openingArticle(withBody body: String) throws -> AppFixture {
+        let fixture = try AppFixture(size: Size(width: 80, height: 16), panes: 1)
+        try fixture.db.write {
+            try $0.execute("UPDATE articles SET body = ? WHERE id = 3", [.text(body)])
+        }
+        fixture.app.processPendingEvents()
+        fixture.press(.enter)
+        return fixture
+    }
+
     func press(_ keys: Key...) {
         for key in keys { backend.enqueue(.key(key)) }
         app.processPendingEvents()

@@ -18,6 +18,10 @@ import Testing
         + "abcdefghijklmnopqrstuvwxyz0123456789<>,./".flatMap { character in
             [Key.control(character), .alt(character), .character(character)]
         } + [.character("Y"), .character("成")]
+        + [
+            Key.up, .down, .left, .right, .home, .end, .pageUp, .pageDown, .controlLeft,
+            .controlRight, .controlHome, .controlEnd, .delete, .function(3),
+        ].map { Key.shift($0) }
 
     /// The bindings of a keymap that take `key`, besides a last one for any other key.
     func takers<Action>(_ key: Key, _ keymap: Keymap<Action>) -> [String] {
@@ -30,7 +34,7 @@ import Testing
                 takers(key, Keymaps.everywhere), takers(key, Keymaps.list),
                 takers(key, Keymaps.editor), takers(key, Keymaps.search),
                 takers(key, Keymaps.picker), takers(key, Keymaps.help),
-                takers(key, Keymaps.history),
+                takers(key, Keymaps.history), takers(key, Keymaps.find),
             ] {
                 #expect(takers.count <= 1, "\(key) is taken by \(takers)")
             }
@@ -57,9 +61,16 @@ import Testing
         fixture.press(.enter)
         #expect(
             bar() == """
-                S-Tab Title/Body  M-B Word left  M-F Word right  ^Z Undo  ^Y Redo  M-H History  ^N New
-                ^W Next pane  ^T New pane  ^X Close pane  Esc Back  F1 Help  ^Q Quit
+                ^C Copy  ^V Paste  ^F Find  ^Z Undo  ^Y Redo  M-H History  ^N New
+                S-Tab Title/Body  ^X Cut  ^W Next pane  ^T New pane  Esc Back  F1 Help  ^Q Quit
                 """)
+        fixture.press(.control("f"))
+        #expect(
+            bar() == """
+                F3 Next  S-F3 Previous  Enter Done  Esc Cancel  ^Z Undo  ^Y Redo  M-H History  ^N New
+                ^W Next pane  ^T New pane  F1 Help  ^Q Quit
+                """)
+        fixture.press(.escape)
         fixture.press(.alt("h"))
         #expect(
             bar() == """
@@ -75,14 +86,17 @@ import Testing
         #expect(help[0] == "notes — keys   (Up Down PgUp PgDn scroll; any other key closes)")
         let titles = [
             Keymaps.everywhere.title, Keymaps.list.title, Keymaps.search.title,
-            Keymaps.editor.title, Keymaps.history.title, Keymaps.picker.title,
+            Keymaps.editor.title, Keymaps.find.title, Keymaps.history.title, Keymaps.picker.title,
             Keymaps.confirm.title, Keymaps.help.title,
         ]
         #expect(help.filter { !$0.isEmpty && !$0.hasPrefix(" ") }.dropFirst() == titles[...])
         let list = try #require(help.firstIndex(of: Keymaps.list.title))
         let editor = try #require(help.firstIndex(of: Keymaps.editor.title))
         #expect(help[list...].contains("  Up  Down            move the selection"))
-        #expect(help[editor...].contains("  Left Right Up Down  move the cursor"))
+        #expect(
+            help[editor...].contains {
+                $0.hasSuffix("move the cursor; Home and End go to the start and end of")
+            })
         #expect(help.allSatisfy { $0.count <= KeyHelp.lineWidth }, "\(help)")
         // A long description wraps under its column.
         let author = try #require(help.firstIndex { $0.hasPrefix("  a ") })

@@ -49,8 +49,8 @@ import Testing
                                                         │
                                                         │
                  Pane 1 │ Nothing to undo │ Nothing to redo
-                S-Tab Title/Body  M-B Word left  M-F Word right  ^Z Undo  ^Y Redo  M-H History
-                ^W Next pane  ^T New pane  ^X Close pane  Esc Back  F1 Help  ^Q Quit
+                ^C Copy  ^V Paste  ^F Find  ^Z Undo  ^Y Redo  M-H History  ^N New
+                S-Tab Title/Body  ^X Cut  ^W Next pane  ^T New pane  Esc Back  F1 Help  ^Q Quit
                 """)
         #expect(fixture.backend.cursor == Point(x: 1, y: 5))
         fixture.press(.escape)
@@ -155,8 +155,8 @@ import Testing
                                                         │
                                                         │
                  Pane 1 │ Undo New Article │ Nothing to redo
-                S-Tab Title/Body  M-B Word left  M-F Word right  ^Z Undo  ^Y Redo  M-H History
-                ^W Next pane  ^T New pane  ^X Close pane  Esc Back  F1 Help  ^Q Quit
+                ^C Copy  ^V Paste  ^F Find  ^Z Undo  ^Y Redo  M-H History  ^N New
+                S-Tab Title/Body  ^X Cut  ^W Next pane  ^T New pane  Esc Back  F1 Help  ^Q Quit
                 """)
         let canvas = try #require(fixture.backend.lastCanvas)
         #expect(canvas.cell(at: Point(x: 1, y: 2))?.style == Theme.placeholderTitle)
@@ -177,8 +177,8 @@ import Testing
                                                         │
                                                         │
                  Pane 1 │ Undo Typing │ Nothing to redo
-                S-Tab Title/Body  M-B Word left  M-F Word right  ^Z Undo  ^Y Redo  M-H History
-                ^W Next pane  ^T New pane  ^X Close pane  Esc Back  F1 Help  ^Q Quit
+                ^C Copy  ^V Paste  ^F Find  ^Z Undo  ^Y Redo  M-H History  ^N New
+                S-Tab Title/Body  ^X Cut  ^W Next pane  ^T New pane  Esc Back  F1 Help  ^Q Quit
                 """)
         #expect(
             fixture.backend.lastCanvas?.cell(at: Point(x: 1, y: 2))?.style == Theme.articleTitle)

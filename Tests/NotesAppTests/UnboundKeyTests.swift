@@ -73,7 +73,7 @@ import Testing
                 == "Ctrl-Space does nothing here · F1: keys")
     }
 
-    /// nano's and micro's keys: find, save, help, copy, paste, cut a line.
+    /// nano's and micro's keys: find and copy in the list, save, help, nano's cut and paste.
     @Test func habitsFromNanoAndMicroSayWhatToPressInstead() throws {
         let fixture = try AppFixture()
         fixture.press(.control("f"))
@@ -82,16 +82,14 @@ import Testing
         #expect(fixture.app.message == "Ctrl-O: notes saves every change as you make it · F1: keys")
         fixture.press(.control("g"))
         #expect(fixture.app.message == "Ctrl-G: the keys are on F1")
-        fixture.press(.enter, .control("f"))
-        #expect(fixture.app.message == "Ctrl-F: Esc, then / searches the list · F1: keys")
-        fixture.press(.control("k"))
-        #expect(fixture.app.message == "Ctrl-K: notes cuts no lines yet · F1: keys")
-        fixture.press(.control("v"))
-        #expect(fixture.app.message == "Ctrl-V: paste with the terminal's paste key · F1: keys")
         fixture.press(.control("c"))
-        #expect(
-            fixture.app.message
-                == "Ctrl-C: no copy yet; Alt-M, then the terminal's selection · F1: keys")
+        #expect(fixture.app.message == "Ctrl-C: copies in an open article · F1: keys")
+        fixture.press(.control("v"))
+        #expect(fixture.app.message == "Ctrl-V: pastes in an open article · F1: keys")
+        fixture.press(.enter, .control("k"))
+        #expect(fixture.app.message == "Ctrl-K: Ctrl-X cuts the line here · F1: keys")
+        fixture.press(.control("u"))
+        #expect(fixture.app.message == "Ctrl-U: Ctrl-V pastes here · F1: keys")
         // Nothing was typed or changed.
         #expect(fixture.app.focusedPane.editor?.buffer.text == "Body of article 3")
     }

@@ -125,9 +125,9 @@ import Testing
         fixture.press(.enter)
         try fillTheDisk(fixture)
         fixture.backend.enqueue(.paste(String(repeating: "lorem ipsum ", count: 4000)))
-        fixture.press(.control("x"))
+        fixture.press(.alt("x"))
         #expect(
-            says("Typing not saved (the disk is full): Ctrl-X again closes without it", fixture))
+            says("Typing not saved (the disk is full): Alt-X again closes without it", fixture))
         #expect(fixture.app.panes.count == 2)
         fixture.press(.control("q"))
         fixture.press(.control("q"))

@@ -96,12 +96,13 @@ func decode(_ text: String, thenTimeout: Bool = false) -> [InputEvent] {
             decode(
                 "\u{1B}[1;5H\u{1B}[1;5F\u{1B}[1;2H\u{1B}[1;6F\u{1B}[7;5~\u{1B}[8;5~\u{1B}[7^")
                 == [
-                    .key(.controlHome), .key(.controlEnd), .key(.home), .key(.controlEnd),
+                    .key(.controlHome), .key(.controlEnd), .key(.shift(.home)),
+                    .key(.shift(.controlEnd)),
                     .key(.controlHome), .key(.controlEnd), .key(.controlHome),
                 ])
     }
 
-    /// xterm's forms (Ctrl alone, with Shift, with Alt), then rxvt's; Shift alone is dropped.
+    /// xterm's forms (Ctrl alone, with Shift, with Alt), then rxvt's, then Shift alone.
     @Test func controlLeftRightAndDeleteKeepTheirControl() {
         #expect(
             decode(
@@ -109,9 +110,28 @@ func decode(_ text: String, thenTimeout: Bool = false) -> [InputEvent] {
                     + "\u{1B}[1;2D\u{1B}[3;2~")
                 == [
                     .key(.controlLeft), .key(.controlRight), .key(.controlDelete),
-                    .key(.controlLeft), .key(.controlRight), .key(.controlLeft),
-                    .key(.controlRight), .key(.controlDelete), .key(.left), .key(.delete),
+                    .key(.shift(.controlLeft)), .key(.controlRight), .key(.controlLeft),
+                    .key(.controlRight), .key(.controlDelete), .key(.shift(.left)),
+                    .key(.shift(.delete)),
                 ])
+    }
+
+    /// Shift on every named key, as xterm sends it and as rxvt sends it on the arrows; Alt is
+    /// dropped.
+    @Test func shiftIsKeptOnNamedKeys() {
+        let xterm = ["A", "B", "C", "D", "H", "F"].map { "\u{1B}[1;2\($0)" }
+        #expect(
+            decode(xterm.joined())
+                == [.up, .down, .right, .left, .home, .end].map { .key(.shift($0)) })
+        #expect(
+            decode("\u{1B}[5;2~\u{1B}[6;2~\u{1B}[1;2R\u{1B}[13;2~\u{1B}[1;4C\u{1B}[1;3C")
+                == [
+                    .key(.shift(.pageUp)), .key(.shift(.pageDown)), .key(.shift(.function(3))),
+                    .key(.shift(.function(3))), .key(.shift(.right)), .key(.right),
+                ])
+        #expect(
+            decode("\u{1B}[a\u{1B}[b\u{1B}[c\u{1B}[d")
+                == [.up, .down, .right, .left].map { .key(.shift($0)) })
     }
 
     /// ^H is Ctrl-Backspace where the terminal's Backspace sends ^? (most do), Backspace
@@ -139,7 +159,8 @@ func decode(_ text: String, thenTimeout: Bool = false) -> [InputEvent] {
         let ss3 = ["P", "Q", "R", "S"].map { "\u{1B}O\($0)" }
         #expect(decode(tilde.joined()) == (1...12).map { .key(.function($0)) })
         #expect(decode(ss3.joined()) == (1...4).map { .key(.function($0)) })
-        #expect(decode("\u{1B}[1;2P\u{1B}[15;5~") == [.key(.function(1)), .key(.function(5))])
+        #expect(
+            decode("\u{1B}[1;2P\u{1B}[15;5~") == [.key(.shift(.function(1))), .key(.function(5))])
     }
 
     @Test func linuxConsoleFunctionKeys() {

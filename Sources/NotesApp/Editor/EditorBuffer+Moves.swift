@@ -3,16 +3,16 @@
 /// Every move returns whether the cursor moved; a move that did is a cursor
 /// jump, which ends the current typing run.
 extension EditorBuffer {
-    /// Moves one grapheme left (across a line break too).
+    /// Moves one grapheme left (across a line break too); with a selection, to its start.
     @discardableResult
     mutating func moveLeft() -> Bool {
-        move(to: layout.boundary(before: cursorOffset))
+        move(to: selection?.lowerBound ?? layout.boundary(before: cursorOffset))
     }
 
-    /// Moves one grapheme right (across a line break too).
+    /// Moves one grapheme right (across a line break too); with a selection, to its end.
     @discardableResult
     mutating func moveRight() -> Bool {
-        move(to: layout.boundary(after: cursorOffset))
+        move(to: selection?.upperBound ?? layout.boundary(after: cursorOffset))
     }
 
     /// Moves to the start of the word before the cursor: skips spaces and
@@ -114,7 +114,7 @@ extension EditorBuffer {
     /// its last line.
     @discardableResult
     mutating func setCursor(toScreenRow row: Int, column: Int) -> Bool {
-        let visual = layout.visualLine(max(0, row), from: scrollTop).line
+        let visual = layout.visualLine(row, from: scrollTop).line
         return move(to: layout.offset(in: visual, column: max(0, column)))
     }
 

@@ -48,13 +48,50 @@ extension EditorBuffer {
         return "L\(line)/\(layout.lines.count) \(percent)%"
     }
 
-    /// Draws the visible rows into `rect` of `canvas`, clipped to it, and nothing else.
+    /// The bytes of the rows on screen, from the top row's start to the bottom row's end.
+    var visibleRange: Range<Int> {
+        var visual = scrollTop
+        for _ in 1..<visibleRowCount {
+            guard let next = layout.visualLine(after: visual) else { break }
+            visual = next
+        }
+        return layout.range(of: scrollTop).lowerBound..<layout.range(of: visual).upperBound
+    }
+
+    /// Draws the visible rows into `rect` of `canvas`, clipped to it, and nothing else; the
+    /// bytes of each mark (the selection, what a find matched) take its style, and a line break
+    /// inside one shows as a marked cell at the end of its row.
     ///
     /// `rect` should have the viewport's size; the app sets `viewport` first.
-    func draw(into canvas: inout Canvas, rect: Rect, style: CellStyle = .plain) {
-        for (row, line) in visibleLines.prefix(rect.height).enumerated() {
+    func draw(
+        into canvas: inout Canvas, rect: Rect, style: CellStyle = .plain, marks: [TextMark] = []
+    ) {
+        var visual: VisualLine? = scrollTop
+        var row = 0
+        while let current = visual, row < min(rect.height, viewport.height) {
+            let bytes = layout.range(of: current)
+            let y = rect.y + row
             canvas.put(
-                line, at: Point(x: rect.x, y: rect.y + row), style: style, maxWidth: rect.width)
+                layout.substring(bytes), at: Point(x: rect.x, y: y), style: style,
+                maxWidth: rect.width)
+            let next = layout.visualLine(after: current)
+            // The line break after the row's last byte, when the row ends a line.
+            let breaksLine =
+                next.map { $0.line != current.line && layout.endsLogicalLine(current.line) }
+                ?? false
+            let span = bytes.lowerBound..<(bytes.upperBound + (breaksLine ? 1 : 0))
+            for mark in marks where mark.range.overlaps(span) {
+                let start = max(mark.range.lowerBound, bytes.lowerBound)
+                let end = max(start, min(mark.range.upperBound, bytes.upperBound))
+                let x = DisplayWidth.of(layout.substring(bytes.lowerBound..<start))
+                var width = DisplayWidth.of(layout.substring(start..<end))
+                if mark.range.upperBound > bytes.upperBound, breaksLine { width += 1 }
+                canvas.setStyle(
+                    in: Rect(x: rect.x + x, y: y, width: min(width, rect.width - x), height: 1),
+                    mark.style)
+            }
+            visual = next
+            row += 1
         }
     }
 

@@ -40,6 +40,9 @@ struct EditorBuffer: Equatable, Sendable {
     private(set) var scrollAnchor = 0
     /// The display column up and down aim for, kept while moving vertically.
     private(set) var goalColumn: Int?
+    /// The end of the selection the cursor is not at (Shift with a move sets it), or nil when
+    /// nothing is selected. Every edit and every move without Shift clears it.
+    private(set) var selectionAnchor: Int?
 
     /// Creates a buffer showing `text` in `viewport`, with the cursor at `cursorOffset`.
     ///
@@ -63,6 +66,17 @@ struct EditorBuffer: Equatable, Sendable {
 
     /// The first visual line on screen.
     var scrollTop: VisualLine { layout.visualLine(containing: scrollAnchor) }
+
+    /// The selected bytes, in order (nil when nothing is selected).
+    var selection: Range<Int>? {
+        guard let anchor = selectionAnchor, anchor != cursorOffset else { return nil }
+        return min(anchor, cursorOffset)..<max(anchor, cursorOffset)
+    }
+
+    /// The selected text, or nil when nothing is selected.
+    var selectedText: String? {
+        selection.map { String(layout.substring($0)) }
+    }
 
     /// The rows on screen, counting an empty viewport as one row.
     var visibleRowCount: Int { max(1, viewport.height) }
@@ -88,6 +102,7 @@ struct EditorBuffer: Equatable, Sendable {
             kind.isInsert ? layout.boundary(atOrAfter: cursor) : layout.boundary(atOrBefore: cursor)
         lastEdit = kind
         goalColumn = nil
+        selectionAnchor = nil
         settle()
         return kind
     }
@@ -121,6 +136,9 @@ struct EditorBuffer: Equatable, Sendable {
         let count = change.new.count
         let cursor = Self.offset(cursorOffset, replacing: change.old, count: count)
         cursorOffset = layout.boundary(atOrBefore: cursor)
+        selectionAnchor = selectionAnchor.map {
+            layout.boundary(atOrBefore: Self.offset($0, replacing: change.old, count: count))
+        }
         scrollAnchor = Self.offset(scrollAnchor, replacing: change.old, count: count)
         lastEdit = nil
         goalColumn = nil
@@ -128,7 +146,7 @@ struct EditorBuffer: Equatable, Sendable {
         return change.new
     }
 
-    /// Moves the cursor to `offset` and sets the goal column.
+    /// Moves the cursor to `offset` and sets the goal column; the selection is cleared.
     ///
     /// The offset is clamped to the text and moved back to a grapheme
     /// boundary. Every move ends a typing run, so `lastEdit` becomes nil.
@@ -138,12 +156,33 @@ struct EditorBuffer: Equatable, Sendable {
     mutating func move(to offset: Int?, goal: Int? = nil) -> Bool {
         lastEdit = nil
         goalColumn = goal
+        selectionAnchor = nil
         guard let offset else { return false }
         let target = layout.boundary(atOrBefore: offset)
         guard target != cursorOffset else { return false }
         cursorOffset = target
         settle()
         return true
+    }
+
+    /// Makes `motion` (any move) select: the selection runs from where it started, or from the
+    /// cursor, to where the motion puts the cursor (Shift with a move key).
+    ///
+    /// - Returns: Whether the cursor moved.
+    @discardableResult
+    mutating func select(_ motion: (inout EditorBuffer) -> Bool) -> Bool {
+        let anchor = selectionAnchor ?? cursorOffset
+        selectionAnchor = nil
+        let moved = motion(&self)
+        selectionAnchor = anchor == cursorOffset ? nil : anchor
+        return moved
+    }
+
+    /// Selects `range` (clamped to grapheme boundaries), with the cursor at its end.
+    mutating func select(_ range: Range<Int>) {
+        move(to: range.upperBound)
+        let anchor = layout.boundary(atOrBefore: range.lowerBound)
+        selectionAnchor = anchor == cursorOffset ? nil : anchor
     }
 
     /// Puts `visual` (clamped to the text) at the top of the view, then
@@ -178,6 +217,7 @@ struct EditorBuffer: Equatable, Sendable {
         cursorOffset = layout.boundary(atOrBefore: cursor)
         scrollAnchor = min(max(0, anchor), layout.text.utf8.count)
         goalColumn = nil
+        selectionAnchor = nil
         settle()
     }
 

@@ -70,11 +70,13 @@ struct Keymap<Action: Sendable>: Sendable {
     let title: String
     let bindings: [KeyBinding<Action>]
 
-    /// What `key` does in this mode, or nil when it means nothing here.
+    /// What `key` does in this mode, or nil when it means nothing here. Shift with a key the
+    /// mode does not bind with Shift does what the key does (Shift-Down moves in the list).
     func action(for key: Key) -> Action? {
         for binding in bindings {
             if let action = binding.action(key) { return action }
         }
+        if case .shift(let unshifted) = key { return action(for: unshifted) }
         return nil
     }
 

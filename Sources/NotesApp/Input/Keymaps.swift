@@ -36,7 +36,7 @@ enum Keymaps {
                 shortcuts: [Shortcut(key: "^T", label: "New pane", row: 1)]),
             KeyBinding(
                 [.control("x"), .alt("x")], .closePane, keys: "Ctrl-X  Alt-X",
-                help: "close the focused pane",
+                help: "close the focused pane (in an open article Ctrl-X cuts: Alt-X)",
                 shortcuts: [Shortcut(key: "^X", label: "Close pane", row: 1)]),
             KeyBinding(
                 [.alt(">"), .alt(".")], .widenPane, keys: "Alt->",
@@ -124,7 +124,7 @@ enum Keymaps {
             KeyBinding(
                 [.backTab], .switchField, keys: "Shift-Tab",
                 help: "switch between the title and the body",
-                shortcuts: [Shortcut(key: "S-Tab", label: "Title/Body", row: 0)]),
+                shortcuts: [Shortcut(key: "S-Tab", label: "Title/Body", row: 1)]),
             KeyBinding(
                 [.backspace: .deleteBackward, .delete: .deleteForward], keys: "Backspace  Delete",
                 help: "delete the character before / after the cursor"),
@@ -136,30 +136,91 @@ enum Keymaps {
                 keys: "Ctrl-Backspace  Ctrl-Delete",
                 help: "delete the word before / after the cursor (also Alt-Backspace)"),
             KeyBinding(
-                [.left: .left, .right: .right, .up: .up, .down: .down],
-                keys: "Left Right Up Down", help: "move the cursor"),
+                [
+                    .left: .move(.left), .right: .move(.right), .up: .move(.up),
+                    .down: .move(.down), .home: .move(.lineStart), .end: .move(.lineEnd),
+                    .pageUp: .move(.pageUp), .pageDown: .move(.pageDown),
+                ] as [Key: EditorAction], keys: "Arrows  Home  End  PgUp  PgDn",
+                help: "move the cursor; Home and End go to the start and end of the line"),
             KeyBinding(
                 [
-                    .controlLeft: .wordLeft, .controlRight: .wordRight, .alt("b"): .wordLeft,
-                    .alt("f"): .wordRight,
-                ],
-                keys: "Ctrl-Left  Ctrl-Right", help: "word left / right (also Alt-B  Alt-F)",
+                    .controlLeft: .move(.wordLeft), .controlRight: .move(.wordRight),
+                    .alt("b"): .move(.wordLeft), .alt("f"): .move(.wordRight),
+                ] as [Key: EditorAction],
+                keys: "Ctrl-Left  Ctrl-Right", help: "word left / right (also Alt-B  Alt-F)"),
+            KeyBinding(
+                [
+                    .control("a"): .move(.lineStart), .control("e"): .move(.lineEnd),
+                    .controlHome: .move(.textStart), .controlEnd: .move(.textEnd),
+                ] as [Key: EditorAction],
+                keys: "Ctrl-A  Ctrl-E  Ctrl-Home  Ctrl-End",
+                help: "start / end of the line, of the text"),
+            KeyBinding(
+                keys: "Shift with a move",
+                help: "select (Shift-Arrows, Shift-Home/End/PgUp/PgDn, Ctrl-Shift-Left/Right by "
+                    + "words; with the mouse on, drag); typing or pasting replaces the selection, "
+                    + "Backspace and Delete delete it"
+            ) { key in
+                guard case .shift(let unshifted) = key, let motion = moves[unshifted] else {
+                    return nil
+                }
+                return .select(motion)
+            },
+            KeyBinding(
+                [.control("c")], .copy, keys: "Ctrl-C",
+                help: "copy the selection (nothing selected: the line), also to the "
+                    + "terminal's clipboard where it takes it",
+                shortcuts: [Shortcut(key: "^C", label: "Copy", row: 0)]),
+            KeyBinding(
+                [.control("x")], .cut, keys: "Ctrl-X",
+                help: "cut the selection (nothing selected: the line; cuts in a row add up)",
+                shortcuts: [Shortcut(key: "^X", label: "Cut", row: 1)]),
+            KeyBinding(
+                [.control("v")], .paste, keys: "Ctrl-V", help: "paste what was copied or cut",
+                shortcuts: [Shortcut(key: "^V", label: "Paste", row: 0)]),
+            KeyBinding(
+                [.control("f")], .find, keys: "Ctrl-F",
+                help: "find in the article: type, Enter stays at the match, Esc goes back",
+                shortcuts: [Shortcut(key: "^F", label: "Find", row: 0)]),
+            KeyBinding(
+                [
+                    .function(3): .findNext, .control("g"): .findNext,
+                    .shift(.function(3)): .findPrevious,
+                ] as [Key: EditorAction],
+                keys: "F3  Shift-F3  Ctrl-G", help: "next / previous match (Ctrl-G: next)"),
+        ])
+
+    /// The editor's move keys; with Shift they select.
+    static let moves: [Key: Motion] = [
+        .left: .left, .right: .right, .up: .up, .down: .down, .home: .lineStart, .end: .lineEnd,
+        .pageUp: .pageUp, .pageDown: .pageDown, .controlLeft: .wordLeft,
+        .controlRight: .wordRight, .controlHome: .textStart, .controlEnd: .textEnd,
+    ]
+
+    /// Keys while the find prompt of an open article is open.
+    static let find = Keymap<FindAction>(
+        title: "While finding in an article (Ctrl-F)",
+        bindings: [
+            .characters(help: "typed into what to find; the cursor goes to the first match"),
+            KeyBinding(
+                [.backspace, .controlBackspace], .erase, keys: "Backspace",
+                help: "erase a character"),
+            KeyBinding(
+                [
+                    .function(3): .next, .control("g"): .next, .down: .next, .control("f"): .next,
+                    .shift(.function(3)): .previous, .up: .previous,
+                ] as [Key: FindAction],
+                keys: "F3  Shift-F3  Down  Up", help: "next / previous match",
                 shortcuts: [
-                    Shortcut(key: "M-B", label: "Word left", row: 0),
-                    Shortcut(key: "M-F", label: "Word right", row: 0),
+                    Shortcut(key: "F3", label: "Next", row: 0),
+                    Shortcut(key: "S-F3", label: "Previous", row: 0),
                 ]),
             KeyBinding(
-                [
-                    .home: .lineStart, .end: .lineEnd, .control("a"): .lineStart,
-                    .control("e"): .lineEnd,
-                ],
-                keys: "Home  End", help: "start / end of the line (also Ctrl-A  Ctrl-E)"),
+                [.enter], .done, keys: "Enter", help: "stay at the match",
+                shortcuts: [Shortcut(key: "Enter", label: "Done", row: 0)]),
             KeyBinding(
-                [.controlHome: .textStart, .controlEnd: .textEnd], keys: "Ctrl-Home  Ctrl-End",
-                help: "start / end of the text"),
-            KeyBinding(
-                [.pageUp: .pageUp, .pageDown: .pageDown], keys: "PgUp  PgDn",
-                help: "a page up / down"),
+                [.escape], .cancel, keys: "Esc", help: "back to where the cursor was",
+                shortcuts: [Shortcut(key: "Esc", label: "Cancel", row: 0)]),
         ])
 
     /// Keys while a search is typed; the list's keys work as well.

@@ -10,6 +10,24 @@ enum EditorAction: Equatable, TypesCharacters {
     /// In the title: go to the body; in the body: a tab.
     case tab
     case switchField
+    /// Moves the cursor; clears the selection.
+    case move(Motion)
+    /// Moves the cursor and selects what it passed over (Shift with a move key).
+    case select(Motion)
+    /// Copies the selection, or the cursor's line.
+    case copy
+    /// Cuts the selection, or the cursor's line.
+    case cut
+    /// Pastes what was copied or cut.
+    case paste
+    /// Opens the find prompt (Ctrl-F).
+    case find
+    case findNext
+    case findPrevious
+}
+
+/// A cursor move in an open article, with or without Shift.
+enum Motion: Equatable, Sendable {
     case left
     case right
     case up
@@ -22,6 +40,36 @@ enum EditorAction: Equatable, TypesCharacters {
     case textEnd
     case pageUp
     case pageDown
+
+    /// Makes the move in `buffer`; returns whether the cursor moved.
+    func apply(to buffer: inout EditorBuffer) -> Bool {
+        switch self {
+        case .left: buffer.moveLeft()
+        case .right: buffer.moveRight()
+        case .up: buffer.moveUp()
+        case .down: buffer.moveDown()
+        case .wordLeft: buffer.moveWordLeft()
+        case .wordRight: buffer.moveWordRight()
+        case .lineStart: buffer.moveToLineStart()
+        case .lineEnd: buffer.moveToLineEnd()
+        case .textStart: buffer.moveToStart()
+        case .textEnd: buffer.moveToEnd()
+        case .pageUp: buffer.pageUp()
+        case .pageDown: buffer.pageDown()
+        }
+    }
+}
+
+/// What a key asks while the find prompt (Ctrl-F) is open.
+enum FindAction: Equatable, TypesCharacters {
+    case type(Character)
+    case erase
+    case next
+    case previous
+    /// Enter: the prompt closes at the match.
+    case done
+    /// Esc: the prompt closes, the cursor goes back where it was.
+    case cancel
 }
 
 /// What a key asks while a search is typed.

@@ -19,7 +19,7 @@ extension NotesApp {
             }
         case .newPane: openPane()
         case .closePane:
-            if mayDropTyping(in: pane, toDo: "closes", again: "Ctrl-X") { closePane() }
+            if mayDropTyping(in: pane, toDo: "closes", again: "Alt-X") { closePane() }
         case .moveUp: move(pane, by: -1)
         case .moveDown: move(pane, by: 1)
         case .pageUp: move(pane, by: -pane.pageSize)
@@ -31,12 +31,18 @@ extension NotesApp {
                 cutLongChunks(ofArticle: summary.id)
                 do {
                     try database.read { try pane.open(articleID: summary.id, $0) }
+                    // Opened from a search: at its first match, marked.
+                    if !pane.query.search.isEmpty {
+                        pane.editor?.showFirstMatch(of: pane.query.search)
+                    }
                 } catch {
                     message = "Cannot open the article: \(ErrorWords.describe(error))"
                 }
             }
         case .back:
-            if pane.mode != .list {
+            if pane.editor?.find != nil {
+                pane.editor?.find = nil  // the matches are no longer marked
+            } else if pane.mode != .list {
                 guard mayDropTyping(in: pane, toDo: "leaves", again: "Esc") else {
                     return
                 }

@@ -22,22 +22,24 @@ extension NotesApp {
         case .deleteWordForward: edit(name: "Delete Text") { $0.deleteWordForward() }
         case .tab where editor.field == .body: edit(insert: "\t", name: "Typing")
         case .tab, .switchField: focusedPane.editor?.switchField()
-        case .left: move { $0.moveLeft() }
-        case .right: move { $0.moveRight() }
-        case .up: move { $0.moveUp() }
-        case .down: move { $0.moveDown() }
-        case .lineStart: move { $0.moveToLineStart() }
-        case .lineEnd: move { $0.moveToLineEnd() }
-        case .textStart: move { $0.moveToStart() }
-        case .textEnd: move { $0.moveToEnd() }
-        case .pageUp: move { $0.pageUp() }
-        case .pageDown: move { $0.pageDown() }
-        case .wordLeft: move { $0.moveWordLeft() }
-        case .wordRight: move { $0.moveWordRight() }
+        case .move(let motion): move { motion.apply(to: &$0) }
+        case .select(let motion): move { buffer in buffer.select { motion.apply(to: &$0) } }
+        case .copy: copy()
+        case .cut: cut()
+        case .paste:
+            guard let text = clipboard.text else {
+                message = "Nothing to paste: Ctrl-C copies the selection, Ctrl-X cuts it"
+                return
+            }
+            paste(text)
+        case .find: openFind()
+        case .findNext: findAgain(forward: true)
+        case .findPrevious: findAgain(forward: false)
         }
     }
 
-    /// A bracketed paste: one undo step ("Paste") however large.
+    /// A bracketed paste or Ctrl-V: one undo step ("Paste") however large, in place of the
+    /// selection if there is one.
     func paste(_ text: String) {
         edit(insert: text, name: "Paste", coalescing: false)
     }
@@ -56,11 +58,13 @@ extension NotesApp {
     }
 
     /// Applies an edit to the focused field and writes the field to the notebook as one barrier,
-    /// merged with the previous one while the typing run lasts.
-    private func edit(
+    /// merged with the previous one while the typing run lasts. An edit of a selection starts
+    /// a step of its own.
+    func edit(
         name: String, coalescing: Bool = true, _ change: (inout EditorBuffer) -> EditKind?
     ) {
         let pane = focusedPane
+        if pane.editor?.buffer.selection != nil { pane.editor?.endRun() }
         // The editor is changed where it is, never copied: see `ArticleEditor.buffer`.
         guard pane.editor != nil, let kind = change(&pane.editor!.buffer) else { return }
         if coalescing {

@@ -27,6 +27,8 @@ extension NotesApp {
         case .paste(let text):
             if focusedPane.searchInput != nil {
                 typeSearch(text)
+            } else if overlay == nil, focusedPane.editor?.find?.isTyping == true {
+                typeFind(text)
             } else if overlay == nil, focusedPane.editor != nil {
                 paste(text)
             }
@@ -56,6 +58,7 @@ extension NotesApp {
     /// A key goes to the open overlay, else to the keymap of what the focused pane shows (a
     /// search being typed first), else to the keys that work everywhere.
     private func handle(_ key: Key) {
+        keysHandled += 1
         switch overlay {
         case .help(let firstLine):
             let action = Keymaps.help.action(for: key) ?? .close
@@ -79,6 +82,11 @@ extension NotesApp {
         if pane.searchInput != nil, let action = Keymaps.search.action(for: key) {
             performSearch(action)
             return
+        }
+        if pane.editor?.find?.isTyping == true {
+            if let action = Keymaps.find.action(for: key) { return performFind(action) }
+            // Any other key closes the prompt at the match, and does what it does.
+            performFind(.done)
         }
         switch pane.mode {
         case .article:
@@ -166,6 +174,19 @@ extension NotesApp {
                 }
                 pane.editor = editor
             }
+        case .drag:
+            // A drag from a press in a field selects, the cursor following the pointer (past
+            // the field's edge, the text scrolls).
+            guard index == focus, var editor = panes[index].editor else { return }
+            let area = ArticleView.areas(in: layout.content(index))
+            let rect = editor.field == .title ? area.title : area.body
+            editor.buffer.select {
+                $0.setCursor(
+                    toScreenRow: mouse.position.y - rect.y,
+                    column: max(0, mouse.position.x - rect.x))
+            }
+            editor.endRun()
+            panes[index].editor = editor
         case .wheelUp, .wheelDown:
             let rows = mouse.kind == .wheelUp ? -3 : 3
             if var panel = panes[index].historyPanel {

@@ -29,6 +29,9 @@ extension NotesApp {
                 message = "Pane \(number): nothing to \(undoing ? "undo" : "redo")"
                 return
             }
+            // Undoing a cut or a paste selects the text that comes back, as it was.
+            pane.editor?.selectsRestoredText =
+                undoing && ["Cut", "Paste"].contains(event.name)
             pane.noteOwnReplay(
                 commitsBefore: commitsBefore, after: commits.value,
                 rewriting: event.ids(for: ArticleChunk.self) ?? [])

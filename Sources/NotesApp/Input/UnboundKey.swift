@@ -22,9 +22,10 @@ enum UnboundKey {
         guard case .control(let letter) = key else { return nil }
         switch (letter, place) {
         // Short enough for 80 columns, after "Pane 1 │ ".
-        case ("c", _): return "no copy yet; Alt-M, then the terminal's selection"
-        case ("v", _): return "paste with the terminal's paste key"
-        case ("k", .article), ("u", .article): return "notes cuts no lines yet"
+        case ("c", _): return "copies in an open article"
+        case ("v", _): return "pastes in an open article"
+        case ("k", .article): return "Ctrl-X cuts the line here"
+        case ("u", .article): return "Ctrl-V pastes here"
         case ("f", .list): return "/ searches the list"
         case ("f", _): return "Esc, then / searches the list"
         case ("o", _): return "notes saves every change as you make it"
@@ -35,7 +36,7 @@ enum UnboundKey {
 }
 
 extension Key {
-    /// The key as help and messages name it: "Ctrl-K", "Alt-X", "F5", "Ctrl-Left", "x".
+    /// The key as help and messages name it: "Ctrl-K", "Alt-X", "F5", "Ctrl-Left", "Shift-F3", "x".
     var name: String {
         switch self {
         case .character(" "): "Space"
@@ -66,6 +67,7 @@ extension Key {
         case .tab: "Tab"
         case .backTab: "Shift-Tab"
         case .escape: "Esc"
+        case .shift(let key): "Shift-\(key.name)"
         }
     }
 }

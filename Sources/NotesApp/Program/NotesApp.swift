@@ -38,6 +38,10 @@ public final class NotesApp {
     /// with the engine's, so that no test depends on how fast it runs).
     var clock: @Sendable () -> Date = { Date() }
     var overlay: Overlay?
+    /// What Ctrl-C and Ctrl-X took, shared by every pane of the window.
+    var clipboard = Clipboard()
+    /// Counts the keys handled, so that cuts by keys in a row can add up (`Clipboard`).
+    var keysHandled = 0
     /// What the history panel's steps touched, in words, by step id, with `commits` when they
     /// were read: a panel opened again while nothing was written reads none of them again.
     var stepWords: (commits: Int, words: [Int64: StepWords.Touched]) = (-1, [:])

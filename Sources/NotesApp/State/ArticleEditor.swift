@@ -15,6 +15,11 @@ struct ArticleEditor {
     var field = Field.body
     var title: EditorBuffer
     var body: EditorBuffer
+    /// Find in the body (Ctrl-F): its prompt, or the matches marked after it closed.
+    var find: ArticleFind?
+    /// Whether the next undo's restored text is selected, as it was before the step (a cut's
+    /// undo selects what comes back; a paste's, what the paste replaced).
+    var selectsRestoredText = false
     /// Typing the notebook did not take (busy, disk full): it stays in the buffers, on the
     /// screen, and is written again at the next tick (`NotesApp.saveTyping`).
     var unsaved: UnsavedTyping?
@@ -107,6 +112,25 @@ struct ArticleEditor {
         runInserts = inserting
     }
 
+    /// Puts the cursor on the first place in the body where a word of the list's `search`
+    /// occurs, the word's matches marked as a find marks them (F3 goes on, Esc unmarks). Looks
+    /// for the search's first 20 words: a pasted paragraph is not scanned a thousand times.
+    mutating func showFirstMatch(of search: String) {
+        let words = search.split(whereSeparator: \.isWhitespace).prefix(20).map(String.init)
+        var first: (range: Range<Int>, word: String)?
+        for word in words {
+            let limit = first?.range.lowerBound ?? body.layout.length
+            guard let match = TextFinder.next(word, in: body.text, from: 0),
+                match.lowerBound < limit || first == nil
+            else { continue }
+            first = (match, word)
+        }
+        guard let first else { return }
+        field = .body
+        body.moveCursor(toOffset: first.range.lowerBound)
+        find = ArticleFind(text: first.word)
+    }
+
     mutating func switchField() {
         field = field == .title ? .body : .title
         endRun()
@@ -165,12 +189,15 @@ struct ArticleEditor {
     private mutating func moveCursor(
         toBodyChange bodyChange: Range<Int>?, orTitleChange titleChange: Range<Int>?
     ) {
+        defer { selectsRestoredText = false }
         if let change = bodyChange {
             field = .body
             body.moveCursor(toOffset: change.upperBound)
+            if selectsRestoredText { body.select(change) }
         } else if let change = titleChange {
             field = .title
             title.moveCursor(toOffset: change.upperBound)
+            if selectsRestoredText { title.select(change) }
         }
     }
 

@@ -36,6 +36,25 @@ enum ArticleView {
         }
     }
 
+    /// The selection of `buffer`, marked.
+    private static func selectionMarks(of buffer: EditorBuffer) -> [TextMark] {
+        buffer.selection.map { [TextMark(range: $0, style: Theme.selectedText)] } ?? []
+    }
+
+    /// The body's marks: what the find matched on screen, then the selection over them.
+    private static func bodyMarks(of editor: ArticleEditor) -> [TextMark] {
+        var marks: [TextMark] = []
+        if let text = editor.find?.text, !text.isEmpty {
+            let body = editor.body
+            // A match that starts above the top row and ends on it is marked too.
+            let shown = body.visibleRange
+            let from = body.layout.boundary(atOrBefore: shown.lowerBound - text.utf8.count * 4)
+            marks = TextFinder.matches(of: text, in: body.text, startingIn: from..<shown.upperBound)
+                .map { TextMark(range: $0, style: Theme.match) }
+        }
+        return marks + selectionMarks(of: editor.body)
+    }
+
     /// Fits the pane's editor to where it shows in `rect` (wrapping and paging follow): the
     /// app does it when it loads the pane, before drawing, which only reads.
     static func fit(_ pane: Pane, in rect: Rect) {
@@ -59,7 +78,9 @@ enum ArticleView {
                 untitled, at: area.title.origin, style: Theme.placeholderTitle,
                 maxWidth: area.title.width)
         } else {
-            editor.title.draw(into: &canvas, rect: area.title, style: Theme.articleTitle)
+            editor.title.draw(
+                into: &canvas, rect: area.title, style: Theme.articleTitle,
+                marks: selectionMarks(of: editor.title))
         }
         let article = editor.article
         // The stars as the list shows them, then the place in the body, which a narrow pane
@@ -68,8 +89,8 @@ enum ArticleView {
             "\(RatingStars.text(for: article.rating)) · \(editor.body.scrollIndicator)"
             + " · updated \(article.updatedAt.prefix(16))"
         canvas.put(about, at: area.about.origin, style: Theme.secondary, maxWidth: area.about.width)
-        editor.body.draw(into: &canvas, rect: area.body)
-        guard focused, pane.searchInput == nil else { return nil }
+        editor.body.draw(into: &canvas, rect: area.body, marks: bodyMarks(of: editor))
+        guard focused, pane.searchInput == nil, editor.find?.isTyping != true else { return nil }
         let active = editor.field == .title ? area.title : area.body
         let cursor = editor.buffer.cursorPosition
         return Point(x: active.x + cursor.x, y: active.y + cursor.y)

@@ -4,7 +4,8 @@ enum KeyHelp {
     /// The keymaps in the order the help lists them.
     static let sections: [(title: String, rows: [(keys: String, help: String)])] = [
         section(Keymaps.everywhere), section(Keymaps.list), section(Keymaps.search),
-        section(Keymaps.editor), section(Keymaps.history), section(Keymaps.picker),
+        section(Keymaps.editor), section(Keymaps.find), section(Keymaps.history),
+        section(Keymaps.picker),
         section(Keymaps.confirm),
         section(Keymaps.help),
     ]

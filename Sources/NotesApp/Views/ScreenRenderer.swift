@@ -36,7 +36,7 @@ struct ScreenRenderer {
                 }
             }
         }
-        drawStatus(on: &canvas)
+        if let point = drawStatus(on: &canvas) { cursor = point }
         drawShortcuts(on: &canvas)
         switch app.overlay {
         case .help(let firstLine): HelpView.draw(from: firstLine, on: &canvas, in: layout)
@@ -61,8 +61,13 @@ struct ScreenRenderer {
             return nil
         } else if let input = pane.searchInput {
             title += "Search: \(input)"
+            // How many articles it finds: the list below shows them.
+            let count = input.isEmpty ? "" : " · \(pane.total)"
             let width = canvas.put(
                 title, at: header.origin, style: headerStyle, maxWidth: header.width)
+            canvas.put(
+                count, at: Point(x: header.x + width, y: header.y), style: headerStyle,
+                maxWidth: max(0, header.width - width))
             if focused { cursor = Point(x: header.x + min(width, header.width - 1), y: header.y) }
         } else {
             switch pane.mode {
@@ -90,8 +95,20 @@ struct ScreenRenderer {
 
     /// "Pane 1 │ Undo … │ Redo … │ message". The answer to a key that does nothing, when it
     /// does not fit whole, takes the place of what redo, then undo, would do: it names F1.
-    private func drawStatus(on canvas: inout Canvas) {
+    /// While the focused pane finds in its article, the find prompt: "Find: text │ message",
+    /// with the cursor; returns where the cursor goes then.
+    private func drawStatus(on canvas: inout Canvas) -> Point? {
         let pane = app.focusedPane
+        let width = layout.statusLine.width
+        if let find = pane.editor?.find, find.isTyping {
+            let prompt = " Find: \(find.text)"
+            let line = ([prompt] + [app.message].compactMap { $0 }).joined(separator: " │ ")
+            canvas.put(
+                DisplayWidth.fitting(line, in: width), at: layout.statusLine.origin,
+                style: Theme.status, maxWidth: width)
+            let x = min(DisplayWidth.of(prompt), width - 1)
+            return Point(x: layout.statusLine.x + x, y: layout.statusLine.y)
+        }
         var undoRedo: [String]
         if let stack = pane.stack {
             undoRedo = [
@@ -101,7 +118,6 @@ struct ScreenRenderer {
         } else {
             undoRedo = ["Undo off"]
         }
-        let width = layout.statusLine.width
         let line = { (undoRedo: [String]) in
             " "
                 + (["Pane \(app.focus + 1)"] + undoRedo + [app.message].compactMap { $0 })
@@ -113,6 +129,7 @@ struct ScreenRenderer {
         canvas.put(
             DisplayWidth.fitting(line(undoRedo), in: width), at: layout.statusLine.origin,
             style: Theme.status, maxWidth: width)
+        return nil
     }
 
     /// The focused pane's keys: those of what it shows (a search being typed, the list, an
@@ -124,6 +141,8 @@ struct ScreenRenderer {
             own = Keymaps.history.shortcuts
         } else if pane.searchInput != nil {
             own = Keymaps.search.shortcuts
+        } else if pane.editor?.find?.isTyping == true {
+            own = Keymaps.find.shortcuts
         } else {
             switch pane.mode {
             case .list: own = Keymaps.list.shortcuts
@@ -131,7 +150,11 @@ struct ScreenRenderer {
             case .gone: own = []
             }
         }
-        let taken = Set(own.map(\.key))
+        var taken = Set(own.map(\.key))
+        // The find prompt passes the article's other keys on: Ctrl-X cuts there.
+        if pane.editor?.find?.isTyping == true {
+            taken.formUnion(Keymaps.editor.shortcuts.map(\.key))
+        }
         return own + Keymaps.everywhere.shortcuts.filter { !taken.contains($0.key) }
     }
 

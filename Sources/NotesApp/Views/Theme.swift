@@ -2,7 +2,8 @@ import TerminalUI
 
 /// The styles of the screen, in the terminal's 16 colors. Under `NO_COLOR` (which the curses
 /// backend handles) only the attributes remain, so each style says what it means by them too:
-/// reverse for the focused pane's header and for what is selected, underline and bold for rows
+/// reverse for the focused pane's header and for what is selected, underline for what a
+/// find or a search matched, underline and bold for rows
 /// an undo brought back. Colors on reverse are given swapped (reverse swaps them back).
 enum Theme {
     static let titleBar = CellStyle(reverse: true)
@@ -13,6 +14,10 @@ enum Theme {
     static let selected = CellStyle(underline: true)
     static let highlighted = CellStyle(
         foreground: .black, background: .yellow, bold: true, underline: true)
+    /// Selected text in an open article.
+    static let selectedText = CellStyle(reverse: true)
+    /// What a find or a search matched.
+    static let match = CellStyle(foreground: .black, background: .yellow, underline: true)
     static let secondary = CellStyle(dim: true)
     static let separator = CellStyle(dim: true)
     static let articleTitle = CellStyle(bold: true)

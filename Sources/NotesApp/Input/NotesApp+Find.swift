@@ -1,0 +1,84 @@
+import TerminalUI
+
+extension NotesApp {
+    /// Ctrl-F: opens the find prompt in the status line, for the body of the open article.
+    func openFind() {
+        guard var editor = focusedPane.editor else { return }
+        if editor.field != .body { editor.switchField() }
+        editor.find = ArticleFind(text: "", origin: editor.body.cursorOffset)
+        focusedPane.editor = editor
+        message = nil
+    }
+
+    /// Does what a key of the find prompt asks (`Keymaps.find`).
+    func performFind(_ action: FindAction) {
+        guard let find = focusedPane.editor?.find else { return }
+        switch action {
+        case .type(let character): setFind(find.text + String(character))
+        case .erase: setFind(String(find.text.dropLast()))
+        case .next: findAgain(forward: true)
+        case .previous: findAgain(forward: false)
+        case .done:
+            focusedPane.editor?.find = find.text.isEmpty ? nil : ArticleFind(text: find.text)
+        case .cancel:
+            if let origin = find.origin { goToFound(origin..<origin) }
+            focusedPane.editor?.find = nil
+            message = nil
+        }
+    }
+
+    /// Adds pasted text to what the prompt looks for.
+    func typeFind(_ text: String) {
+        setFind((focusedPane.editor?.find?.text ?? "") + text)
+    }
+
+    /// Looks for `text` from where the prompt opened: the cursor goes to the first match at or
+    /// after it (wrapping to the top), or back there when there is none.
+    private func setFind(_ text: String) {
+        guard let editor = focusedPane.editor, let origin = editor.find?.origin else { return }
+        focusedPane.editor?.find?.text = text
+        guard !text.isEmpty else {
+            goToFound(origin..<origin)
+            message = nil
+            return
+        }
+        if let found = TextFinder.next(text, in: editor.body.text, wrappingFrom: origin) {
+            goToFound(found.range)
+            message = found.wrapped ? "Wrapped to the top" : nil
+        } else {
+            goToFound(origin..<origin)
+            message = "No match for “\(text)”"
+        }
+    }
+
+    /// F3, Shift-F3, Ctrl-G: the next or previous match of what was found last, wrapping at
+    /// the end or the start of the body.
+    func findAgain(forward: Bool) {
+        guard let editor = focusedPane.editor, let text = editor.find?.text, !text.isEmpty else {
+            message = "Nothing to find again: Ctrl-F finds text in the article"
+            return
+        }
+        let body = editor.body
+        let cursor = body.cursorOffset
+        let found =
+            forward
+            ? TextFinder.next(
+                text, in: body.text,
+                wrappingFrom: body.layout.boundary(after: cursor) ?? body.layout.length)
+            : TextFinder.previous(text, in: body.text, wrappingBefore: cursor)
+        guard let found else {
+            message = "No match for “\(text)”"
+            return
+        }
+        goToFound(found.range)
+        message = found.wrapped ? (forward ? "Wrapped to the top" : "Wrapped to the bottom") : nil
+    }
+
+    /// Puts the body's cursor at the start of `match`.
+    private func goToFound(_ match: Range<Int>) {
+        guard var editor = focusedPane.editor else { return }
+        editor.field = .body
+        if editor.body.moveCursor(toOffset: match.lowerBound) { editor.endRun() }
+        focusedPane.editor = editor
+    }
+}

@@ -1,0 +1,165 @@
+import NoteStore
+import SQLiteDatabase
+import TerminalUI
+import Testing
+
+@testable import NotesApp
+
+/// Selection, Ctrl-C, Ctrl-X and Ctrl-V in an open article: one clipboard for the window (and the
+/// terminal's, by OSC 52), each cut and paste one undo step, and undo puts the selection back.
+@MainActor @Suite struct ClipboardTests {
+    func body(_ fixture: AppFixture, _ id: Int64 = 3) throws -> String? {
+        try fixture.db.read {
+            try $0.fetchOne(String.self, "SELECT body FROM articles WHERE id = ?", [.integer(id)])
+        }
+    }
+
+    func undoNames(_ fixture: AppFixture, pane: Int = 0) -> [String] {
+        fixture.app.panes[pane].stack?.state.undo ?? []
+    }
+
+    func selected(_ fixture: AppFixture, pane: Int = 0) -> String? {
+        fixture.app.panes[pane].editor?.buffer.selectedText
+    }
+
+    @Test func copyCutAndPasteAreUndoStepsAndUndoSelectsWhatCameBack() throws {
+        let fixture = try AppFixture.openingArticle(withBody: "Body of article 3")
+        fixture.press(.shift(.right), .shift(.right), .shift(.right), .shift(.right))
+        #expect(selected(fixture) == "Body")
+        fixture.press(.control("c"))
+        #expect(fixture.app.message == "Copied 4 characters")
+        #expect(fixture.backend.clipboard == "Body")
+        #expect(undoNames(fixture) == [])
+
+        fixture.press(.end, .control("v"))
+        #expect(try body(fixture) == "Body of article 3Body")
+        fixture.press(.shift(.controlLeft))
+        #expect(selected(fixture) == "3Body")
+        fixture.press(.control("x"))
+        #expect(try body(fixture) == "Body of article ")
+        #expect(fixture.backend.clipboard == "3Body")
+        #expect(fixture.app.message == "Cut 5 characters")
+        #expect(undoNames(fixture) == ["Cut", "Paste"])
+
+        fixture.press(.control("z"))
+        #expect(try body(fixture) == "Body of article 3Body")
+        #expect(selected(fixture) == "3Body")
+        fixture.press(.control("z"))
+        #expect(try body(fixture) == "Body of article 3")
+        #expect(selected(fixture) == nil)
+        fixture.press(.control("y"), .control("y"))
+        #expect(try body(fixture) == "Body of article ")
+    }
+
+    /// Pasting over a selection replaces it in one step, and its undo selects the text the paste
+    /// replaced.
+    @Test func pastingOverASelectionIsOneStepThatUndoSelectsAgain() throws {
+        let fixture = try AppFixture.openingArticle(withBody: "red green blue")
+        fixture.press(.shift(.controlRight), .control("c"), .controlRight, .controlRight)
+        fixture.press(.shift(.controlLeft), .control("v"))
+        #expect(try body(fixture) == "red green red")
+        #expect(undoNames(fixture) == ["Paste"])
+        fixture.press(.control("z"))
+        #expect(try body(fixture) == "red green blue")
+        #expect(selected(fixture) == "blue")
+    }
+
+    /// With nothing selected, Ctrl-X cuts the cursor's line; cuts in a row add up, as nano's and
+    /// micro's do, and a key in between starts again.
+    @Test func ctrlXCutsTheLineAndCutsInARowAddUp() throws {
+        let fixture = try AppFixture.openingArticle(withBody: "one\ntwo\nthree\nfour")
+        fixture.press(.control("x"), .control("x"))
+        #expect(try body(fixture) == "three\nfour")
+        #expect(fixture.app.message == "Cut 1 line")
+        #expect(fixture.backend.clipboard == "one\ntwo\n")
+        fixture.press(.down, .control("v"))
+        #expect(try body(fixture) == "three\none\ntwo\nfour")
+        #expect(undoNames(fixture) == ["Paste", "Cut", "Cut"])
+        fixture.press(.up, .control("x"))
+        #expect(fixture.backend.clipboard == "two\n")
+        // The last line has no line break to take.
+        fixture.press(.controlEnd, .control("x"))
+        #expect(try body(fixture) == "three\none\n")
+        #expect(fixture.backend.clipboard == "four")
+    }
+
+    @Test func ctrlCWithNothingSelectedCopiesTheLine() throws {
+        let fixture = try AppFixture.openingArticle(withBody: "first line\nsecond")
+        fixture.press(.control("c"))
+        #expect(fixture.backend.clipboard == "first line\n")
+        #expect(fixture.app.message == "Copied 1 line")
+        #expect(try body(fixture) == "first line\nsecond")
+    }
+
+    @Test func typingAndDeletingReplaceTheSelectionAsStepsOfTheirOwn() throws {
+        let fixture = try AppFixture.openingArticle(withBody: "cat dog")
+        fixture.press(.end)
+        fixture.type("!")
+        fixture.press(.home, .shift(.controlRight))
+        fixture.type("cow")
+        #expect(try body(fixture) == "cow dog!")
+        fixture.press(.shift(.end), .backspace)
+        #expect(try body(fixture) == "cow")
+        #expect(undoNames(fixture) == ["Delete Text", "Typing", "Typing"])
+        fixture.press(.control("z"), .control("z"))
+        #expect(try body(fixture) == "cat dog!")
+    }
+
+    /// The clipboard is the window's: what pane 1 copies, pane 2 pastes into another article.
+    @Test func everyPaneOfTheWindowSharesTheClipboard() throws {
+        let fixture = try AppFixture(size: Size(width: 100, height: 16), panes: 2)
+        fixture.press(.enter, .shift(.controlRight), .control("c"))
+        fixture.press(.control("w"), .down, .enter, .control("v"))
+        #expect(try body(fixture, 2) == "BodyBody of article 2")
+        #expect(undoNames(fixture, pane: 1) == ["Paste"])
+        #expect(undoNames(fixture, pane: 0) == [])
+    }
+
+    @Test func nothingToPasteOrCutSaysWhatToDo() throws {
+        let fixture = try AppFixture.openingArticle(withBody: "")
+        fixture.press(.control("v"))
+        #expect(
+            fixture.app.message == "Nothing to paste: Ctrl-C copies the selection, Ctrl-X cuts it")
+        fixture.press(.control("x"))
+        #expect(fixture.app.message == "Nothing to cut: Shift with the arrows selects")
+        #expect(fixture.app.panes.count == 1)
+        #expect(fixture.app.panes[0].editor != nil)
+    }
+
+    /// In the list, Ctrl-X still closes the pane; Alt-X closes it from an open article.
+    @Test func ctrlXClosesThePaneFromTheListAndAltXFromAnArticle() throws {
+        let fixture = try AppFixture(size: Size(width: 100, height: 16), panes: 3)
+        fixture.press(.control("x"))
+        #expect(fixture.app.panes.count == 2)
+        fixture.press(.enter, .control("x"))
+        #expect(fixture.app.panes.count == 2)
+        fixture.press(.alt("x"))
+        #expect(fixture.app.panes.count == 1)
+    }
+
+    /// The selection is drawn reversed, so it shows without color too; the shortcut bar names
+    /// the keys.
+    @Test func theSelectionIsDrawnReversed() throws {
+        let fixture = try AppFixture.openingArticle(withBody: "Body of article 3")
+        fixture.press(.right, .shift(.right), .shift(.right))
+        let canvas = try #require(fixture.backend.lastCanvas)
+        let bodyRow = 5  // title bar, header, title, about line, blank
+        let reversed = (1...5).map { canvas.cell(at: Point(x: $0, y: bodyRow))?.style.reverse }
+        #expect(reversed == [false, true, true, false, false])
+        #expect(fixture.screen.contains("^C Copy"))
+        #expect(fixture.screen.contains("^V Paste"))
+        #expect(fixture.screen.contains("^X Cut"))
+        #expect(!fixture.screen.contains("Close pane"))
+    }
+
+    /// With the mouse, a drag from a press selects.
+    @Test func draggingSelects() throws {
+        let fixture = try AppFixture.openingArticle(withBody: "Body of article 3")
+        fixture.backend.enqueue(
+            .mouse(MouseEvent(kind: .press(.left), position: Point(x: 6, y: 5))),
+            .mouse(MouseEvent(kind: .drag, position: Point(x: 9, y: 5))),
+            .mouse(MouseEvent(kind: .release, position: Point(x: 9, y: 5))))
+        fixture.app.processPendingEvents()
+        #expect(selected(fixture) == "of ")
+    }
+}

@@ -1,0 +1,53 @@
+import Testing
+
+@testable import NotesApp
+
+/// Find ignores case in any script and finds words inside runs of CJK text; offsets are UTF-8.
+@Suite struct TextFinderTests {
+    let text = "Tokyo: 東京タワーは高い. TOKYO again, tokyo."
+
+    func offset(of piece: String, from start: Int = 0) -> Int {
+        let range = text.utf8.dropFirst(start)
+        let bytes = Array(range)
+        let needle = Array(piece.utf8)
+        let found = (0...(bytes.count - needle.count)).first {
+            Array(bytes[$0..<($0 + needle.count)]) == needle
+        }!
+        return start + found
+    }
+
+    @Test func nextIgnoresCaseAndFindsInsideRunsOfText() {
+        #expect(
+            TextFinder.next("tokyo", in: text, from: 1) == offset(
+                of: "TOKYO")..<(offset(of: "TOKYO") + 5))
+        #expect(
+            TextFinder.next("タワー", in: text, from: 0) == offset(of: "タワー")..<(offset(of: "タワー") + 9)
+        )
+        #expect(TextFinder.next("osaka", in: text, from: 0) == nil)
+        #expect(TextFinder.next("", in: text, from: 0) == nil)
+    }
+
+    @Test func previousFindsTheLastMatchBeforeTheOffset() {
+        let last = offset(of: "tokyo.")
+        #expect(
+            TextFinder.previous("TOKYO", in: text, before: last)?.lowerBound == offset(of: "TOKYO"))
+        #expect(TextFinder.previous("TOKYO", in: text, before: last + 1)?.lowerBound == last)
+        #expect(TextFinder.previous("tokyo", in: text, before: 0) == nil)
+    }
+
+    @Test func findingWrapsAtTheEnds() {
+        let last = offset(of: "tokyo.")
+        let wrapped = TextFinder.next("tokyo", in: text, wrappingFrom: last + 1)
+        #expect(wrapped?.range.lowerBound == 0)
+        #expect(wrapped?.wrapped == true)
+        let back = TextFinder.previous("tokyo", in: text, wrappingBefore: 0)
+        #expect(back?.range.lowerBound == last)
+        #expect(back?.wrapped == true)
+    }
+
+    @Test func everyMatchStartingInTheRangeIsListed() {
+        let starts = TextFinder.matches(of: "tokyo", in: text, startingIn: 1..<text.utf8.count)
+            .map(\.lowerBound)
+        #expect(starts == [offset(of: "TOKYO"), offset(of: "tokyo.")])
+    }
+}
