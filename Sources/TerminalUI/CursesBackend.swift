@@ -179,15 +179,7 @@ public final class CursesBackend: TerminalBackend {
     public func copyToClipboard(_ text: String) {
         guard screen != nil, ProcessInfo.processInfo.environment["TERM"] != "linux" else { return }
         let sequence = "\u{1B}]52;c;" + Data(text.utf8).base64EncodedString() + "\u{07}"
-        var bytes = Array(sequence.utf8)
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeMutableBytes {
-                Glibc.write(STDOUT_FILENO, $0.baseAddress! + written, $0.count - written)
-            }
-            guard count > 0 || errno == EINTR else { return }
-            written += max(0, count)
-        }
+        Array(sequence.utf8).withUnsafeBytes(Self.write)
     }
 
     /// Restores the terminal, stops the process group, and on resume takes
@@ -284,6 +276,17 @@ public final class CursesBackend: TerminalBackend {
     }
 
     private static func write(_ sequence: StaticString) {
-        _ = Glibc.write(STDOUT_FILENO, sequence.utf8Start, sequence.utf8CodeUnitCount)
+        write(UnsafeRawBufferPointer(start: sequence.utf8Start, count: sequence.utf8CodeUnitCount))
+    }
+
+    /// Writes `bytes` to the terminal whole, however many writes it takes (a long OSC 52).
+    private static func write(_ bytes: UnsafeRawBufferPointer) {
+        var rest = bytes
+        while let start = rest.baseAddress, !rest.isEmpty {
+            let count = Glibc.write(STDOUT_FILENO, start, rest.count)
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return }
+            rest = UnsafeRawBufferPointer(rebasing: rest[count...])
+        }
     }
 }

@@ -2,10 +2,12 @@
 ///
 /// Terminals agree on these far more than terminfo suggests: xterm, VTE,
 /// kitty, rxvt, tmux and screen all send the VT220/xterm forms below, with
-/// the SS3 forms for arrows in application cursor mode. Of the modifiers on keys
+/// the SS3 forms for arrows in application cursor mode. Of the modifiers xterm puts on keys
 /// (`ESC [ 1 ; 5 A` for Ctrl-Up), Shift is kept on every named key, and Ctrl on Home, End,
-/// Left, Right and Delete (also in rxvt's forms: `ESC O d`, `ESC [ 3 ^`, and Shift's
-/// `ESC [ c`); Alt and the rest are dropped.
+/// Left, Right and Delete; of rxvt's forms, Ctrl on those (`ESC O d`, `ESC [ 3 ^`) and Shift on
+/// the arrows (`ESC [ c`). Alt and the rest are dropped, as are rxvt's Shift on the other keys
+/// (`ESC [ 5 $`) and the F13-F20 some terminals send for Shift-F1..F8. (`ESC [ 1 ; 2 R` is
+/// also the shape of a cursor position report, which notes never asks for.)
 enum EscapeSequence {
     /// What a complete control sequence asks the decoder to do.
     enum Action: Equatable {

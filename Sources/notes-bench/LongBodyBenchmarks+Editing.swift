@@ -15,7 +15,7 @@ extension LongBodyBenchmarks {
         let medians = try alternating(big, selecting, against: small, moving)
         // The body's rows of pane 1: some of their cells are drawn selected (reversed).
         let canvas = big.backend.lastCanvas
-        let selected = (5..<20).contains { y in
+        let selected = (5..<37).contains { y in
             (1..<50).contains { x in canvas?.cell(at: Point(x: x, y: y))?.style.reverse == true }
         }
         guard selected else { throw BenchFailure("Shift with the arrows selected nothing") }

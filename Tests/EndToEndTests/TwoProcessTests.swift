@@ -351,8 +351,13 @@ import Testing
         try second.send("5")
         try second.waitFor("Undo Set Rating")
         try first.waitFor("★★★★★")
+        // The second's title bar names it, as the first's message does.
+        let title = try second.waitUntil("the window named") { $0.contains("  · window ") }
+        let window = try #require(
+            title.split(separator: "\n").first?.split(separator: "· ").last?.trimmingCharacters(
+                in: .whitespaces))
         try first.send("C-z")
-        try first.waitFor("Nothing undone: another notes window changed Rating since")
+        try first.waitFor("Nothing undone: pane 1 of \(window) changed Rating since")
         // The first rates it again; another program changes the rating behind both.
         try first.send("2")
         try first.waitFor("★★☆☆☆")

@@ -83,6 +83,18 @@ import Testing
         #expect(fixture.backend.clipboard == "four")
     }
 
+    /// A click between two line cuts starts the clipboard again, as a key does.
+    @Test func aClickBetweenLineCutsStartsAgain() throws {
+        let fixture = try AppFixture.openingArticle(withBody: "one\ntwo\nthree")
+        fixture.press(.control("x"))
+        fixture.backend.enqueue(
+            .mouse(MouseEvent(kind: .press(.left), position: Point(x: 1, y: 6))),
+            .key(.control("x")))
+        fixture.app.processPendingEvents()
+        #expect(fixture.backend.clipboard == "three")
+        #expect(try body(fixture) == "two\n")
+    }
+
     @Test func ctrlCWithNothingSelectedCopiesTheLine() throws {
         let fixture = try AppFixture.openingArticle(withBody: "first line\nsecond")
         fixture.press(.control("c"))

@@ -36,6 +36,7 @@ import Testing
         #expect(try rating() == 2)
     }
 
+    /// Named by its pane and its window (by process id), which its title bar shows.
     @Test func anotherNotesWindowsChangeNamesIt() throws {
         // Process 1 (init) is always running: a notes there holds pane-9.
         let initLease = try #require(ProcessIdentity.running(1)).leaseKey
@@ -52,8 +53,29 @@ import Testing
             }
         }
         fixture.press(.control("z"))
-        #expect(fixture.app.message == "Nothing undone: another notes window changed Rating since")
+        #expect(fixture.app.message == "Nothing undone: pane 1 of window 1 changed Rating since")
         #expect(try rating() == 1)
+    }
+
+    /// Another window's lease lists its open panes left to right, then its closed ones: each is
+    /// named by its place, and the title bar names this window once another runs.
+    @Test func anotherWindowsPanesAreNamedByTheirPlace() throws {
+        let initLease = try #require(ProcessIdentity.running(1)).leaseKey
+        try fixture.db.write {
+            try $0.execute(
+                "INSERT INTO settings(key, value) VALUES (?, 'pane-8\npane-9\n\npane-7')",
+                [.text(initLease)])
+        }
+        #expect(fixture.app.paneName(ofStack: "pane-9") == "pane 2 of window 1")
+        #expect(fixture.app.paneName(ofStack: "pane-7") == "a closed pane of window 1")
+        #expect(fixture.app.paneName(ofStack: "pane-6") == "a closed pane")
+        #expect(!fixture.screen.contains("· window"))
+        // The app looks for other windows at its poll, twice a second.
+        Thread.sleep(forTimeInterval: 0.55)
+        fixture.app.tick()
+        fixture.app.render()
+        let pid = ProcessInfo.processInfo.processIdentifier
+        #expect(fixture.screen.hasPrefix(" notes  test.db  · window \(pid)\n"))
     }
 
     @Test func anotherProgramsChangeIsSomeoneElses() throws {

@@ -90,6 +90,23 @@ import Testing
         #expect(cursor(fixture) == "東京タワーは高い。".utf8.count)
     }
 
+    /// A paste into the prompt has the body's line breaks; a click closes the prompt where it
+    /// puts the cursor (Esc then no longer goes back).
+    @Test func pastedLineBreaksMatchAndAClickClosesThePrompt() throws {
+        let fixture = try AppFixture.openingArticle(withBody: "ab\ncd ab\ncd")
+        fixture.press(.control("f"))
+        fixture.backend.enqueue(.paste("B\r\nC"))
+        fixture.app.processPendingEvents()
+        #expect(cursor(fixture) == 1)
+        fixture.backend.enqueue(
+            .mouse(MouseEvent(kind: .press(.left), position: Point(x: 3, y: 6))))
+        fixture.app.processPendingEvents()
+        #expect(fixture.app.focusedPane.editor?.find == ArticleFind(text: "B\nC"))
+        #expect(cursor(fixture) == 5)
+        fixture.press(.escape)
+        #expect(cursor(fixture) == 5)
+    }
+
     /// Esc after a find unmarks the matches first; the next Esc goes back to the list.
     @Test func escUnmarksTheMatchesThenLeaves() throws {
         let fixture = try AppFixture.openingArticle(withBody: "abc abc")

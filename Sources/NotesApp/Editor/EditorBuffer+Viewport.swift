@@ -113,10 +113,15 @@ extension EditorBuffer {
         let (line, column) = cursorLocation
         let goal = goalColumn ?? column
         var moved = false
+        // The cursor follows the view; a selection stays, from its anchor to the cursor.
         if line < top {
-            moved = move(to: layout.offset(in: top, column: goal), goal: goal)
+            moved = keepingSelection {
+                $0.move(to: $0.layout.offset(in: top, column: goal), goal: goal)
+            }
         } else if line > bottom {
-            moved = move(to: layout.offset(in: bottom, column: goal), goal: goal)
+            moved = keepingSelection {
+                $0.move(to: $0.layout.offset(in: bottom, column: goal), goal: goal)
+            }
         }
         scroll(toTop: top)
         return moved

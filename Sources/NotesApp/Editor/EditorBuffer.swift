@@ -171,7 +171,15 @@ struct EditorBuffer: Equatable, Sendable {
     /// - Returns: Whether the cursor moved.
     @discardableResult
     mutating func select(_ motion: (inout EditorBuffer) -> Bool) -> Bool {
-        let anchor = selectionAnchor ?? cursorOffset
+        if selectionAnchor == nil { selectionAnchor = cursorOffset }
+        return keepingSelection(motion)
+    }
+
+    /// Makes `motion` keep the selection there is, if any, from its anchor to where the motion
+    /// puts the cursor (the mouse wheel moving the cursor into the view).
+    @discardableResult
+    mutating func keepingSelection(_ motion: (inout EditorBuffer) -> Bool) -> Bool {
+        let anchor = selectionAnchor
         selectionAnchor = nil
         let moved = motion(&self)
         selectionAnchor = anchor == cursorOffset ? nil : anchor

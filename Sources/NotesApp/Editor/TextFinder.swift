@@ -3,31 +3,37 @@ import Foundation
 /// Where a piece of text occurs in a field, ignoring case, in any script: a word in Chinese or
 /// Japanese is found inside a run of text as readily as a word between spaces.
 ///
-/// Offsets are UTF-8 offsets into the text, as `EditorBuffer` keeps them. A body of megabytes is
-/// searched from the offset asked, and no further than the first match.
+/// Offsets are UTF-8 offsets into the text, as `EditorBuffer` keeps them. What is looked for in
+/// plain ASCII (most finds) is matched on the text's bytes, ASCII letters folded, without a
+/// copy: a body of megabytes costs a pass over the bytes up to the match, and the marks on
+/// screen a pass over the screen's bytes. Other text is looked for by Foundation's search,
+/// which folds every script's case.
 enum TextFinder {
     /// The first match that starts at `offset` or after, or nil.
     static func next(_ needle: String, in text: String, from offset: Int) -> Range<Int>? {
-        guard !needle.isEmpty else { return nil }
-        let start = UTF8Offsets.index(min(max(0, offset), text.utf8.count), in: text)
-        return text.range(of: needle, options: .caseInsensitive, range: start..<text.endIndex)
-            .map { offsets($0, in: text) }
+        let count = text.utf8.count
+        return matches(
+            of: needle, in: text, startingIn: min(max(0, offset), count)..<count, first: true
+        )
+        .first
     }
 
     /// The last match that starts before `offset`, or nil.
     static func previous(_ needle: String, in text: String, before offset: Int) -> Range<Int>? {
         guard !needle.isEmpty, offset > 0 else { return nil }
-        // A match that starts before `offset` may end after it.
-        let end = UTF8Offsets.index(
-            min(text.utf8.count, offset + needle.utf8.count * 4 - 1), in: text)
-        var found = text.range(
-            of: needle, options: [.caseInsensitive, .backwards], range: text.startIndex..<end)
-        while let match = found, offsets(match, in: text).lowerBound >= offset {
-            found = text.range(
-                of: needle, options: [.caseInsensitive, .backwards],
-                range: text.startIndex..<text.index(before: match.upperBound))
+        let end = min(offset, text.utf8.count)
+        if let folded = asciiFolded(needle) {
+            var text = text
+            return text.withUTF8 { bytes in
+                var start = end - 1
+                while start >= 0 {
+                    if matchesAt(start, folded, bytes) { return start..<(start + folded.count) }
+                    start -= 1
+                }
+                return nil
+            }
         }
-        return found.map { offsets($0, in: text) }
+        return matches(of: needle, in: text, startingIn: 0..<end).last
     }
 
     /// The first match at or after `offset`, else the first from the start (`wrapped`).
@@ -35,7 +41,10 @@ enum TextFinder {
         _ needle: String, in text: String, wrappingFrom offset: Int
     ) -> (range: Range<Int>, wrapped: Bool)? {
         if let match = next(needle, in: text, from: offset) { return (match, false) }
-        return next(needle, in: text, from: 0).map { ($0, true) }
+        return matches(
+            of: needle, in: text, startingIn: 0..<min(max(0, offset), text.utf8.count), first: true
+        )
+        .first.map { ($0, true) }
     }
 
     /// The last match before `offset`, else the last in the text (`wrapped`).
@@ -43,26 +52,80 @@ enum TextFinder {
         _ needle: String, in text: String, wrappingBefore offset: Int
     ) -> (range: Range<Int>, wrapped: Bool)? {
         if let match = previous(needle, in: text, before: offset) { return (match, false) }
-        return previous(needle, in: text, before: text.utf8.count + 1).map { ($0, true) }
+        return previous(needle, in: text, before: text.utf8.count).map { ($0, true) }
     }
 
-    /// Every match that starts in `bytes` (the rows on screen, say).
-    static func matches(of needle: String, in text: String, startingIn bytes: Range<Int>)
-        -> [Range<Int>]
-    {
+    /// Every match that starts in `bytes` (the rows on screen, say), or only the first; no
+    /// search reads further than a match starting in them may reach.
+    static func matches(
+        of needle: String, in text: String, startingIn bytes: Range<Int>, first: Bool = false
+    ) -> [Range<Int>] {
+        guard !needle.isEmpty, !bytes.isEmpty else { return [] }
+        if let folded = asciiFolded(needle) {
+            var text = text
+            return text.withUTF8 { all in
+                var found: [Range<Int>] = []
+                var start = bytes.lowerBound
+                while start < bytes.upperBound {
+                    if matchesAt(start, folded, all) {
+                        found.append(start..<(start + folded.count))
+                        if first { break }
+                        start += folded.count
+                    } else {
+                        start += 1
+                    }
+                }
+                return found
+            }
+        }
+        // A letter's case may take more bytes than the needle's.
+        let limit = UTF8Offsets.index(
+            scalarStart(atOrBefore: bytes.upperBound + needle.utf8.count * 4, in: text), in: text)
         var found: [Range<Int>] = []
-        var offset = bytes.lowerBound
-        while offset < bytes.upperBound, let match = next(needle, in: text, from: offset),
-            match.lowerBound < bytes.upperBound
+        var from = UTF8Offsets.index(scalarStart(atOrBefore: bytes.lowerBound, in: text), in: text)
+        while from < limit,
+            let match = text.range(of: needle, options: .caseInsensitive, range: from..<limit)
         {
-            found.append(match)
-            offset = max(match.upperBound, match.lowerBound + 1)
+            let lower = UTF8Offsets.offset(of: match.lowerBound, in: text)
+            guard lower < bytes.upperBound else { break }
+            if lower >= bytes.lowerBound {
+                found.append(lower..<UTF8Offsets.offset(of: match.upperBound, in: text))
+                if first { break }
+            }
+            from = match.upperBound
         }
         return found
     }
 
-    private static func offsets(_ range: Range<String.Index>, in text: String) -> Range<Int> {
-        let start = text.utf8.distance(from: text.startIndex, to: range.lowerBound)
-        return start..<(start + text.utf8.distance(from: range.lowerBound, to: range.upperBound))
+    /// The needle's bytes with ASCII letters in lower case, or nil when it is not all ASCII.
+    private static func asciiFolded(_ needle: String) -> [UInt8]? {
+        guard needle.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+        return needle.utf8.map(lowered)
+    }
+
+    private static func lowered(_ byte: UInt8) -> UInt8 {
+        (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
+    }
+
+    /// Whether the folded needle is at `start` of `bytes`, ASCII letters in any case.
+    private static func matchesAt(
+        _ start: Int, _ folded: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>
+    ) -> Bool {
+        guard start + folded.count <= bytes.count else { return false }
+        for index in folded.indices where lowered(bytes[start + index]) != folded[index] {
+            return false
+        }
+        return true
+    }
+
+    /// `offset`, or the start of the scalar it falls inside (clamped to the text).
+    private static func scalarStart(atOrBefore offset: Int, in text: String) -> Int {
+        var offset = min(max(0, offset), text.utf8.count)
+        while offset > 0, offset < text.utf8.count,
+            UTF8Offsets.byte(at: offset, in: text) & 0xC0 == 0x80
+        {
+            offset -= 1
+        }
+        return offset
     }
 }

@@ -26,7 +26,7 @@ extension NotesApp {
         }
         let text = String(buffer.layout.substring(range))
         if buffer.selection == nil {
-            clipboard.cutLine(text, byKey: keysHandled)
+            clipboard.cutLine(text, byEvent: eventsHandled)
         } else {
             clipboard.copy(text)
         }

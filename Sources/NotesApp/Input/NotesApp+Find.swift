@@ -3,10 +3,10 @@ import TerminalUI
 extension NotesApp {
     /// Ctrl-F: opens the find prompt in the status line, for the body of the open article.
     func openFind() {
-        guard var editor = focusedPane.editor else { return }
-        if editor.field != .body { editor.switchField() }
-        editor.find = ArticleFind(text: "", origin: editor.body.cursorOffset)
-        focusedPane.editor = editor
+        let pane = focusedPane
+        guard pane.editor != nil else { return }
+        if pane.editor!.field != .body { pane.editor!.switchField() }
+        pane.editor!.find = ArticleFind(text: "", origin: pane.editor!.body.cursorOffset)
         message = nil
     }
 
@@ -27,9 +27,9 @@ extension NotesApp {
         }
     }
 
-    /// Adds pasted text to what the prompt looks for.
+    /// Adds pasted text to what the prompt looks for, its line breaks as the body has them.
     func typeFind(_ text: String) {
-        setFind((focusedPane.editor?.find?.text ?? "") + text)
+        setFind((focusedPane.editor?.find?.text ?? "") + NewlineNormalization.normalized(text))
     }
 
     /// Looks for `text` from where the prompt opened: the cursor goes to the first match at or
@@ -74,11 +74,12 @@ extension NotesApp {
         message = found.wrapped ? (forward ? "Wrapped to the top" : "Wrapped to the bottom") : nil
     }
 
-    /// Puts the body's cursor at the start of `match`.
+    /// Puts the body's cursor at the start of `match`. The editor is changed where it is, never
+    /// copied: a copy of a body of megabytes at every key would cost what the body costs.
     private func goToFound(_ match: Range<Int>) {
-        guard var editor = focusedPane.editor else { return }
-        editor.field = .body
-        if editor.body.moveCursor(toOffset: match.lowerBound) { editor.endRun() }
-        focusedPane.editor = editor
+        let pane = focusedPane
+        guard pane.editor != nil else { return }
+        pane.editor!.field = .body
+        if pane.editor!.body.moveCursor(toOffset: match.lowerBound) { pane.editor!.endRun() }
     }
 }

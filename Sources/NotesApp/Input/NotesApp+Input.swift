@@ -19,6 +19,7 @@ extension NotesApp {
             return
         }
         releaseHeldEvents()
+        if !isResize { eventsHandled += 1 }
         switch event {
         case .resize:
             return  // the next render uses the new size
@@ -58,7 +59,6 @@ extension NotesApp {
     /// A key goes to the open overlay, else to the keymap of what the focused pane shows (a
     /// search being typed first), else to the keys that work everywhere.
     private func handle(_ key: Key) {
-        keysHandled += 1
         switch overlay {
         case .help(let firstLine):
             let action = Keymaps.help.action(for: key) ?? .close
@@ -145,6 +145,8 @@ extension NotesApp {
     // MARK: Mouse
 
     private func handleMouse(_ mouse: MouseEvent) {
+        // A click or a drag moves the cursor: the find prompt closes where it is.
+        if focusedPane.editor?.find?.isTyping == true { performFind(.done) }
         let layout = screenLayout
         guard let index = layout.paneIndex(at: mouse.position) else { return }
         switch mouse.kind {
@@ -177,16 +179,17 @@ extension NotesApp {
         case .drag:
             // A drag from a press in a field selects, the cursor following the pointer (past
             // the field's edge, the text scrolls).
-            guard index == focus, var editor = panes[index].editor else { return }
+            let pane = panes[index]
+            guard index == focus, pane.historyPanel == nil, pane.editor != nil else { return }
             let area = ArticleView.areas(in: layout.content(index))
-            let rect = editor.field == .title ? area.title : area.body
-            editor.buffer.select {
+            let rect = pane.editor!.field == .title ? area.title : area.body
+            // Changed where it is, never copied (a body may be megabytes).
+            pane.editor!.buffer.select {
                 $0.setCursor(
                     toScreenRow: mouse.position.y - rect.y,
                     column: max(0, mouse.position.x - rect.x))
             }
-            editor.endRun()
-            panes[index].editor = editor
+            pane.editor!.endRun()
         case .wheelUp, .wheelDown:
             let rows = mouse.kind == .wheelUp ? -3 : 3
             if var panel = panes[index].historyPanel {

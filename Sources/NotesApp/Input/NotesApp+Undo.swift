@@ -117,15 +117,17 @@ extension NotesApp {
     }
 
     /// Who made a change, by its stack: "pane 2", "a closed pane" (of this window, or of a
-    /// notes that quit), "another notes window" (a notes running on the notebook), or "someone
-    /// else" (no stack: another program, or a change outside any undo step).
+    /// notes that quit), "pane 1 of window 4321" or "a closed pane of window 4321" (a notes
+    /// running on the notebook, named by its process id, which its title bar shows), or
+    /// "someone else" (no stack: another program, or a change outside any undo step).
     func paneName(ofStack stackID: String?) -> String {
         guard let stackID else { return "someone else" }
         if let index = panes.firstIndex(where: { $0.stackID == stackID }) {
             return "pane \(index + 1)"
         }
-        let others = (try? layoutStore.heldByOthers()) ?? []
-        return others.contains(stackID) ? "another notes window" : "a closed pane"
+        guard let window = try? layoutStore.window(holding: stackID) else { return "a closed pane" }
+        return (window.pane.map { "pane \($0)" } ?? "a closed pane")
+            + " of window \(window.process)"
     }
 
     /// What the kept change did, and to what: ("changed", "Title"), ("deleted", "the

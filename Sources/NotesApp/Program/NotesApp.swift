@@ -40,8 +40,8 @@ public final class NotesApp {
     var overlay: Overlay?
     /// What Ctrl-C and Ctrl-X took, shared by every pane of the window.
     var clipboard = Clipboard()
-    /// Counts the keys handled, so that cuts by keys in a row can add up (`Clipboard`).
-    var keysHandled = 0
+    /// Counts the events handled but resizes, so that line cuts in a row add up (`Clipboard`).
+    var eventsHandled = 0
     /// What the history panel's steps touched, in words, by step id, with `commits` when they
     /// were read: a panel opened again while nothing was written reads none of them again.
     var stepWords: (commits: Int, words: [Int64: StepWords.Touched]) = (-1, [:])
@@ -59,6 +59,9 @@ public final class NotesApp {
     private let articlesResized = ChangeFlag()
     private var observation: DatabaseObservation?
     private var lastPoll = ContinuousClock.now
+    /// Whether another notes window runs on the notebook: then the title bar names this one
+    /// ("window 4321", by process id), as that one's messages name this one's panes.
+    private(set) var otherWindowsRun = false
     let layoutStore: PaneLayoutStore
     /// The notebook's check for damage (`NotebookOpener` prepares it; it starts once the first
     /// frame is drawn) until it has passed: nothing is written before, not even the leases of the
@@ -150,7 +153,9 @@ public final class NotesApp {
         let choice = try layoutStore.claim(count: count, history: history)
         if choice.layout != SavedLayout(layout) { try showPanes(choice.layout) }
         ownsSavedLayout = choice.isSavedLayout
-        if ownsSavedLayout { try layoutStore.save(SavedLayout(layout), holding: heldStackIDs) }
+        if ownsSavedLayout {
+            try layoutStore.save(SavedLayout(layout), holding: openStackIDs, closed: closedStackIDs)
+        }
         if try database.write({ try Notebook.recountArticles($0) }) {
             for pane in panes { pane.invalidate() }
         }
@@ -219,18 +224,22 @@ public final class NotesApp {
         guard opening == nil else { return }
         do {
             if ownsSavedLayout {
-                try layoutStore.save(SavedLayout(layout), holding: heldStackIDs)
+                try layoutStore.save(
+                    SavedLayout(layout), holding: openStackIDs, closed: closedStackIDs)
             } else {
-                try layoutStore.lease(heldStackIDs)
+                try layoutStore.lease(openStackIDs, closed: closedStackIDs)
             }
         } catch {
             message = "Cannot save the panes: \(ErrorWords.describe(error))"
         }
     }
 
-    /// Every stack this notes may show again: open panes, and closed ones Alt-Z brings back.
-    private var heldStackIDs: [String] {
-        Set(paneCache.keys).union(SavedLayout(layout).stackIDs).sorted()
+    /// The open panes' stacks, left to right.
+    private var openStackIDs: [String] { panes.map(\.stackID) }
+
+    /// The other stacks this notes may show again: closed panes Alt-Z brings back.
+    private var closedStackIDs: [String] {
+        Set(paneCache.keys).union(SavedLayout(layout).stackIDs).subtracting(openStackIDs).sorted()
     }
 
     /// A stack id no pane has used: this run's panes, the saved layout, stacks with history, and
@@ -302,6 +311,7 @@ public final class NotesApp {
         if now - lastPoll >= .milliseconds(500) {
             lastPoll = now
             if (try? database.pollForExternalChanges()) == true { recountAfterOthersWrote() }
+            otherWindowsRun = (try? layoutStore.heldByOthers().isEmpty == false) ?? false
         }
         for pane in panes {
             if let until = pane.highlightUntil, now >= until {

@@ -2,22 +2,23 @@
 struct Clipboard {
     /// The text copied or cut last, or nil before the first.
     private(set) var text: String?
-    /// The number of the key that cut a line last: a line cut by the very next key adds its
-    /// line to the clipboard, as nano's and micro's do.
-    private var lineCutByKey: Int?
+    /// The number of the event (`NotesApp.eventsHandled`) that cut a line last: a line cut by
+    /// the very next one adds its line to the clipboard, as nano's and micro's do; a key, a
+    /// click or a paste in between starts again.
+    private var lineCutByEvent: Int?
 
     mutating func copy(_ text: String) {
         self.text = text
-        lineCutByKey = nil
+        lineCutByEvent = nil
     }
 
-    /// Takes the line cut by key number `key` (`NotesApp.keysHandled`).
-    mutating func cutLine(_ line: String, byKey key: Int) {
-        if let text, lineCutByKey == key - 1 {
+    /// Takes the line cut by event number `event`.
+    mutating func cutLine(_ line: String, byEvent event: Int) {
+        if let text, lineCutByEvent == event - 1 {
             self.text = text + line
         } else {
             self.text = line
         }
-        lineCutByKey = key
+        lineCutByEvent = event
     }
 }

@@ -32,15 +32,21 @@ struct PaneLayoutStore {
         try database.read { try Self.savedLayout($0)?.stackIDs ?? [] }
     }
 
-    /// Saves the layout with its history, and leases `held`: every stack this process may show
-    /// again (open panes, and closed ones Alt-Z brings back).
-    func save(_ layout: SavedLayout, holding held: [String]) throws {
+    /// Saves the layout with its history, and leases every stack this process may show again:
+    /// `open` panes, left to right, and `closed` ones Alt-Z brings back.
+    func save(_ layout: SavedLayout, holding open: [String], closed: [String]) throws {
         let text = String(decoding: try JSONEncoder().encode(layout), as: UTF8.self)
         try database.write { db in
             try Self.store(layout.present.stackIDs, as: Self.key, db)
             try Self.store([text], as: Self.layoutKey, db)
-            try Self.store(held, as: leaseKey, db)
+            try Self.store(Self.leaseLines(open: open, closed: closed), as: leaseKey, db)
         }
+    }
+
+    /// A lease's lines: the open panes' stacks, left to right, then an empty line and the
+    /// closed ones (`window(holding:)` names a pane by its place).
+    private static func leaseLines(open: [String], closed: [String]) -> [String] {
+        closed.isEmpty ? open : open + [""] + closed
     }
 
     /// Gives up this process's lease (at quit): its stacks are free for the next notes.
@@ -50,9 +56,12 @@ struct PaneLayoutStore {
         }
     }
 
-    /// Leases `held` without saving the layout (a notes whose panes are not the saved ones).
-    func lease(_ held: [String]) throws {
-        try database.write { try Self.store(held, as: leaseKey, $0) }
+    /// Leases the `open` and `closed` panes' stacks without saving the layout (a notes whose
+    /// panes are not the saved ones).
+    func lease(_ open: [String], closed: [String]) throws {
+        try database.write {
+            try Self.store(Self.leaseLines(open: open, closed: closed), as: leaseKey, $0)
+        }
     }
 
     /// Stacks that other running notes hold.
@@ -85,7 +94,9 @@ struct PaneLayoutStore {
             let choice = Self.choice(
                 count: count, history: history, held: try heldElsewhere(db, removingEnded: true),
                 saved: try Self.savedLayout(db))
-            try Self.store(choice.layout.stackIDs.sorted(), as: leaseKey, db)
+            let open = choice.layout.present.stackIDs
+            let closed = choice.layout.stackIDs.subtracting(open).sorted()
+            try Self.store(Self.leaseLines(open: open, closed: closed), as: leaseKey, db)
             return choice
         }
     }
@@ -136,6 +147,35 @@ struct PaneLayoutStore {
 
     /// The stacks leased by other processes that are still running; with `removingEnded`, the
     /// leases of processes that are gone (quit or crashed) are removed.
+    /// Another running notes window, as this one names it in messages: its process id, and
+    /// the pane (from 1, left to right) that shows a stack, or nil for a pane it closed.
+    struct OtherWindow: Equatable {
+        let process: Int32
+        let pane: Int?
+    }
+
+    /// The running notes window (not this one) that holds `stackID`, if any.
+    func window(holding stackID: String) throws -> OtherWindow? {
+        try database.read { db in
+            let leases = try db.fetchAll(
+                Row.self, "SELECT key, value FROM settings WHERE key LIKE ?",
+                [.text(Self.leasePrefix + "%")])
+            for lease in leases {
+                let key: String = try lease.decode(at: 0)
+                let value: String? = try lease.decode(at: 1)
+                guard key != leaseKey, let process = ProcessIdentity(leaseKey: key),
+                    process.isRunning, let value
+                else { continue }
+                // The open panes, left to right, then an empty line and the closed ones.
+                let lines = value.split(separator: "\n", omittingEmptySubsequences: false)
+                guard let index = lines.firstIndex(where: { $0 == stackID }) else { continue }
+                let open = lines.firstIndex(of: "") ?? lines.count
+                return OtherWindow(process: process.pid, pane: index < open ? index + 1 : nil)
+            }
+            return nil
+        }
+    }
+
     private func heldElsewhere(_ db: Database, removingEnded: Bool) throws -> Set<String> {
         let leases = try db.fetchAll(
             Row.self, "SELECT key, value FROM settings WHERE key LIKE ?",

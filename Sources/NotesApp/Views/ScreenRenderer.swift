@@ -1,3 +1,4 @@
+import Foundation
 import NoteStore
 import TerminalUI
 
@@ -25,7 +26,10 @@ struct ScreenRenderer {
             return (canvas, nil)
         }
         canvas.fill(layout.titleBar, with: Theme.titleBar)
-        canvas.put(" notes  \(app.notebookName)", at: .zero, style: Theme.titleBar)
+        // Named when another notes window runs on the notebook: its messages name this one so.
+        let window =
+            app.otherWindowsRun ? "  · window \(ProcessInfo.processInfo.processIdentifier)" : ""
+        canvas.put(" notes  \(app.notebookName)\(window)", at: .zero, style: Theme.titleBar)
         var cursor: Point?
         for (index, pane) in app.panes.enumerated() {
             if let point = drawPane(pane, index: index, on: &canvas) { cursor = point }

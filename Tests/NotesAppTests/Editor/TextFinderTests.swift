@@ -50,4 +50,24 @@ import Testing
             .map(\.lowerBound)
         #expect(starts == [offset(of: "TOKYO"), offset(of: "tokyo.")])
     }
+
+    /// Far into a long text, in both directions, next to a wide character; and text other than
+    /// ASCII in any case (Foundation's search).
+    @Test func matchesFarIntoALongTextAreFound() {
+        let edge = 16_384
+        let text =
+            String(repeating: "x", count: edge - 3) + "東Needle"
+            + String(repeating: "y", count: edge * 2)
+        let start = edge - 3 + "東".utf8.count
+        #expect(TextFinder.next("needle", in: text, from: 0) == start..<(start + 6))
+        #expect(TextFinder.next("東n", in: text, from: 0)?.lowerBound == edge - 3)
+        #expect(
+            TextFinder.previous("NEEDLE", in: text, before: text.utf8.count) == start..<(start + 6))
+        #expect(TextFinder.next("needle", in: text, from: start + 1) == nil)
+        #expect(TextFinder.previous("needle", in: text, before: start) == nil)
+        let french = "Une école, une ÉCOLE."
+        let second = french.utf8.count - "ÉCOLE.".utf8.count
+        #expect(TextFinder.next("école", in: french, from: 5)?.lowerBound == second)
+        #expect(TextFinder.previous("École", in: french, before: second)?.lowerBound == 4)
+    }
 }

@@ -123,4 +123,18 @@ import Testing
         }
         #expect(rows == ["f.sss", "s....", "ss..."])
     }
+
+    /// The wheel moves the cursor into the view: a selection stays, from its anchor; none is made.
+    @Test func theWheelKeepsASelectionAndMakesNone() throws {
+        let text = (1...30).map { "line \($0)" }.joined(separator: "\n")
+        var buffer = EditorBuffer(marked: "|" + text, width: 20, height: 5)
+        buffer.scroll(by: 10)
+        #expect(buffer.selection == nil)
+        buffer.select { $0.moveDown() }
+        let selected = try #require(buffer.selection)
+        buffer.scroll(by: 10)
+        #expect(buffer.selection?.lowerBound == selected.lowerBound)
+        #expect(buffer.selection?.upperBound == buffer.cursorOffset)
+        #expect(buffer.cursorOffset > selected.upperBound)
+    }
 }
