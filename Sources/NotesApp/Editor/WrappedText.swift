@@ -161,14 +161,14 @@ struct WrappedText: Sendable {
     }
 
     /// The UTF-8 offsets, from the layout line's start, where its rows start.
+    ///
+    /// A line that exactly fills the width takes no extra row: the cursor at its end shows in
+    /// its last column, as among spaces that hang past the edge.
     private func wrap(line: Int) -> [Int] {
         let string = String(substring(content(ofLayoutLine: line)))
-        let ranges = SoftWrap.lines(of: string, width: width)
-        var starts = ranges.map { string.utf8.distance(from: string.startIndex, to: $0.lowerBound) }
-        if let last = ranges.last, endsLogicalLine(line), DisplayWidth.of(string[last]) >= width {
-            starts.append(string.utf8.count)
+        return SoftWrap.lines(of: string, width: width).map {
+            string.utf8.distance(from: string.startIndex, to: $0.lowerBound)
         }
-        return starts
     }
 
     /// The text of a UTF-8 range, which must lie on grapheme boundaries.

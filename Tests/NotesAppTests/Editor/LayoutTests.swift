@@ -30,23 +30,28 @@ import Testing
         #expect(buffer.cursorLocation.column == 9)
     }
 
-    @Test func aLineThatFillsTheWidthGetsARowForTheCursor() {
+    /// A line that exactly fills the width takes no blank row below it: the cursor at its end
+    /// shows in the last column, and what is typed there wraps.
+    @Test func aLineThatFillsTheWidthTakesNoExtraRow() {
         var buffer = EditorBuffer(marked: "abcdefghij|\n漢字漢字漢", width: 10)
-        #expect(buffer.visibleLines == ["abcdefghij", "", "漢字漢字漢", ""])
-        #expect(buffer.screen == "abcdefghij\n|\n漢字漢字漢\n")
-        #expect(buffer.cursorPosition == Point(x: 0, y: 1))
+        #expect(buffer.visibleLines == ["abcdefghij", "漢字漢字漢"])
+        #expect(buffer.screen == "abcdefghij|\n漢字漢字漢")
+        #expect(buffer.cursorPosition == Point(x: 9, y: 0))
         buffer.moveToEnd()
-        #expect(buffer.screen == "abcdefghij\n\n漢字漢字漢\n|")
-        #expect(buffer.cursorPosition == Point(x: 0, y: 3))
+        #expect(buffer.screen == "abcdefghij\n漢字漢字漢|")
+        #expect(buffer.cursorPosition == Point(x: 9, y: 1))
+        buffer.insert("x")
+        #expect(buffer.visibleLines == ["abcdefghij", "漢字漢字漢", "x"])
+        #expect(buffer.cursorPosition == Point(x: 1, y: 2))
         buffer.deleteBackward()
-        #expect(buffer.screen == "abcdefghij\n\n漢字漢字|")
-        #expect(buffer.cursorPosition == Point(x: 8, y: 2))
-        // End on the full row stops before its last grapheme; the row below holds the end.
+        buffer.deleteBackward()
+        #expect(buffer.screen == "abcdefghij\n漢字漢字|")
+        #expect(buffer.cursorPosition == Point(x: 8, y: 1))
         buffer.moveToStart()
         buffer.moveToLineEnd()
-        #expect(buffer.screen == "abcdefghi|j\n\n漢字漢字")
-        buffer.moveToLineEnd()
-        #expect(buffer.screen == "abcdefghij\n|\n漢字漢字")
+        #expect(buffer.screen == "abcdefghij|\n漢字漢字")
+        buffer.moveDown()
+        #expect(buffer.screen == "abcdefghij\n漢字漢字|")
     }
 
     @Test func hangingSpacesKeepTheCursorInsideTheWidth() {
