@@ -70,9 +70,8 @@ import Testing
         #expect(fixture.app.paneName(ofStack: "pane-7") == "a closed pane of window 1")
         #expect(fixture.app.paneName(ofStack: "pane-6") == "a closed pane")
         #expect(!fixture.screen.contains("· window"))
-        // The app looks for other windows at its poll, twice a second.
-        Thread.sleep(forTimeInterval: 0.55)
-        fixture.app.tick()
+        // As the app's poll does twice a second.
+        fixture.app.lookForOtherWindows()
         fixture.app.render()
         let pid = ProcessInfo.processInfo.processIdentifier
         #expect(fixture.screen.hasPrefix(" notes  test.db  · window \(pid)\n"))

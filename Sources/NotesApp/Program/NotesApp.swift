@@ -311,7 +311,7 @@ public final class NotesApp {
         if now - lastPoll >= .milliseconds(500) {
             lastPoll = now
             if (try? database.pollForExternalChanges()) == true { recountAfterOthersWrote() }
-            otherWindowsRun = (try? layoutStore.heldByOthers().isEmpty == false) ?? false
+            lookForOtherWindows()
         }
         for pane in panes {
             if let until = pane.highlightUntil, now >= until {
@@ -319,6 +319,11 @@ public final class NotesApp {
                 pane.highlightUntil = nil
             }
         }
+    }
+
+    /// Notes whether another notes window runs on the notebook (`otherWindowsRun`).
+    func lookForOtherWindows() {
+        otherWindowsRun = (try? layoutStore.heldByOthers().isEmpty == false) ?? false
     }
 
     /// Puts the number of articles right after another program's commit, which may have been a
