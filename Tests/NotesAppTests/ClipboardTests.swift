@@ -95,6 +95,20 @@ import Testing
         #expect(try body(fixture) == "two\n")
     }
 
+    /// More than the terminal's clipboard takes stays in notes' clipboard only, and says so.
+    @Test func aLongCopyStaysInNotes() throws {
+        let long = String(repeating: "word ", count: NotesApp.terminalClipboardLimit / 5 + 1)
+        let fixture = try AppFixture.openingArticle(withBody: long)
+        fixture.press(.shift(.controlEnd), .control("c"))
+        #expect(fixture.backend.clipboard == nil)
+        #expect(
+            fixture.app.message
+                == "Copied \(long.count) characters (in notes only: too long for the terminal's "
+                + "clipboard)")
+        fixture.press(.controlEnd, .control("v"))
+        #expect(try body(fixture) == long + long)
+    }
+
     @Test func ctrlCWithNothingSelectedCopiesTheLine() throws {
         let fixture = try AppFixture.openingArticle(withBody: "first line\nsecond")
         fixture.press(.control("c"))

@@ -44,6 +44,7 @@ import Testing
             try $0.execute(
                 "INSERT INTO settings(key, value) VALUES (?, 'pane-9')", [.text(initLease)])
         }
+        fixture.app.lookForOtherWindows()
         let other = try #require(try fixture.engine?.stack(id: "pane-9"))
         try withUndoStack(other) {
             try undoable("Set Rating") {
@@ -66,12 +67,12 @@ import Testing
                 "INSERT INTO settings(key, value) VALUES (?, 'pane-8\npane-9\n\npane-7')",
                 [.text(initLease)])
         }
-        #expect(fixture.app.paneName(ofStack: "pane-9") == "pane 2 of window 1")
-        #expect(fixture.app.paneName(ofStack: "pane-7") == "a closed pane of window 1")
-        #expect(fixture.app.paneName(ofStack: "pane-6") == "a closed pane")
         #expect(!fixture.screen.contains("· window"))
         // As the app's poll does twice a second.
         fixture.app.lookForOtherWindows()
+        #expect(fixture.app.paneName(ofStack: "pane-9") == "pane 2 of window 1")
+        #expect(fixture.app.paneName(ofStack: "pane-7") == "a closed pane of window 1")
+        #expect(fixture.app.paneName(ofStack: "pane-6") == "a closed pane")
         fixture.app.render()
         let pid = ProcessInfo.processInfo.processIdentifier
         #expect(fixture.screen.hasPrefix(" notes  test.db  · window \(pid)\n"))

@@ -138,6 +138,24 @@ import Testing
         #expect(fixture.screen.split(separator: "\n")[1] == " 1 Search: arti 1 · 4")
     }
 
+    /// As the list's search finds a word at a word's start, the article opens there ("he" in
+    /// "hen", not in "the"); a Japanese word anywhere in a run.
+    @Test func anArticleOpensWhereTheSearchFoundTheWord() throws {
+        let fixture = try AppFixture(articles: 3, size: Size(width: 80, height: 16), panes: 1)
+        try fixture.db.write {
+            try $0.execute("UPDATE articles SET body = 'the hen 東京タワー' WHERE id = 3")
+        }
+        fixture.app.processPendingEvents()
+        fixture.press(.character("/"))
+        fixture.type("he")
+        fixture.press(.enter, .enter)
+        #expect(cursor(fixture) == 4)
+        fixture.press(.escape, .escape, .escape, .character("/"))
+        fixture.type("タワー")
+        fixture.press(.enter, .enter)
+        #expect(cursor(fixture) == "the hen 東京".utf8.count)
+    }
+
     /// An article opened from a search opens at the first match of its words, marked, and F3
     /// goes to the next.
     @Test func anArticleOpenedFromASearchOpensAtItsFirstMatch() throws {

@@ -95,7 +95,7 @@ import Testing
         #expect(help[list...].contains("  Up  Down            move the selection"))
         #expect(
             help[editor...].contains {
-                $0.hasSuffix("move the cursor; Home and End go to the start and end of")
+                $0.hasSuffix("move the cursor (Home, End: the line's start, end); with")
             })
         #expect(help.allSatisfy { $0.count <= KeyHelp.lineWidth }, "\(help)")
         // A long description wraps under its column.

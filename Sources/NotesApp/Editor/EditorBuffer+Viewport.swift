@@ -11,8 +11,8 @@ extension EditorBuffer {
     /// The cursor's cell relative to the viewport's top-left.
     ///
     /// The column counts display columns (a wide character takes 2). Spaces
-    /// that hang past the right edge at a wrap put the cursor in the last
-    /// column while it is among them.
+    /// that hang past the right edge at a wrap, and the end of a line that
+    /// fills the width, put the cursor in the last column.
     var cursorPosition: Point {
         let (line, column) = cursorLocation
         var row = 0

@@ -80,9 +80,11 @@ enum TextFinder {
         }
         // A letter's case may take more bytes than the needle's.
         let limit = UTF8Offsets.index(
-            scalarStart(atOrBefore: bytes.upperBound + needle.utf8.count * 4, in: text), in: text)
+            UTF8Offsets.characterStart(
+                atOrBefore: bytes.upperBound + needle.utf8.count * 4, in: text), in: text)
         var found: [Range<Int>] = []
-        var from = UTF8Offsets.index(scalarStart(atOrBefore: bytes.lowerBound, in: text), in: text)
+        var from = UTF8Offsets.index(
+            UTF8Offsets.characterStart(atOrBefore: bytes.lowerBound, in: text), in: text)
         while from < limit,
             let match = text.range(of: needle, options: .caseInsensitive, range: from..<limit)
         {
@@ -116,16 +118,5 @@ enum TextFinder {
             return false
         }
         return true
-    }
-
-    /// `offset`, or the start of the scalar it falls inside (clamped to the text).
-    private static func scalarStart(atOrBefore offset: Int, in text: String) -> Int {
-        var offset = min(max(0, offset), text.utf8.count)
-        while offset > 0, offset < text.utf8.count,
-            UTF8Offsets.byte(at: offset, in: text) & 0xC0 == 0x80
-        {
-            offset -= 1
-        }
-        return offset
     }
 }

@@ -11,8 +11,8 @@ import TerminalUI
 /// a layout line that is not cached wraps it on the spot, so reads never
 /// need to mutate.
 ///
-/// A logical line whose last row fills the width gets an extra, empty row:
-/// the cursor at the end of that line has to be shown inside the width.
+/// A logical line whose last row fills the width takes no extra row: the
+/// cursor at its end shows in the last column (`EditorBuffer.cursorPosition`).
 struct WrappedText: Sendable {
     /// The text.
     private(set) var text: String

@@ -136,25 +136,17 @@ enum Keymaps {
                 keys: "Ctrl-Backspace  Ctrl-Delete",
                 help: "delete the word before / after the cursor (also Alt-Backspace)"),
             KeyBinding(
-                [
-                    .left: .move(.left), .right: .move(.right), .up: .move(.up),
-                    .down: .move(.down), .home: .move(.lineStart), .end: .move(.lineEnd),
-                    .pageUp: .move(.pageUp), .pageDown: .move(.pageDown),
-                ] as [Key: EditorAction], keys: "Arrows  Home  End  PgUp  PgDn",
-                help: "move the cursor; Home and End go to the start and end of the line"),
+                moves.mapValues { (motion: Motion) -> EditorAction in .move(motion) },
+                keys: "Arrows  Home  End  PgUp  PgDn",
+                help: "move the cursor (Home, End: the line's start, end); with Ctrl, Left and "
+                    + "Right go by words, Home and End to the text's start and end"),
             KeyBinding(
                 [
-                    .controlLeft: .move(.wordLeft), .controlRight: .move(.wordRight),
                     .alt("b"): .move(.wordLeft), .alt("f"): .move(.wordRight),
-                ] as [Key: EditorAction],
-                keys: "Ctrl-Left  Ctrl-Right", help: "word left / right (also Alt-B  Alt-F)"),
-            KeyBinding(
-                [
                     .control("a"): .move(.lineStart), .control("e"): .move(.lineEnd),
-                    .controlHome: .move(.textStart), .controlEnd: .move(.textEnd),
                 ] as [Key: EditorAction],
-                keys: "Ctrl-A  Ctrl-E  Ctrl-Home  Ctrl-End",
-                help: "start / end of the line, of the text"),
+                keys: "Alt-B  Alt-F  Ctrl-A  Ctrl-E",
+                help: "word left / right, start / end of the line (as in nano)"),
             KeyBinding(
                 keys: "Shift with a move",
                 help: "select (Shift-Arrows, Shift-Home/End/PgUp/PgDn, Ctrl-Shift-Left/Right by "

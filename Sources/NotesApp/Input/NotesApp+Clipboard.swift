@@ -1,41 +1,62 @@
 import TerminalUI
 
 extension NotesApp {
+    /// The most a copy or a cut sends to the terminal's clipboard (OSC 52 takes it in base64,
+    /// a third more; terminals cap it, and a megabyte would stall the screen): more stays in
+    /// notes' clipboard only, and the status line says so.
+    static let terminalClipboardLimit = 256 * 1024
+
     /// Ctrl-C: copies the selection, or the cursor's line when nothing is selected, to the
     /// window's clipboard and the terminal's.
     func copy() {
-        guard let buffer = focusedPane.editor?.buffer else { return }
-        let text = buffer.selectedText ?? String(buffer.layout.substring(buffer.cursorLine))
-        guard !text.isEmpty else {
+        guard let (range, text) = selectionOrLine() else { return }
+        guard !range.isEmpty else {
             message = "Nothing to copy: Shift with the arrows selects"
             return
         }
         clipboard.copy(text)
-        backend.copyToClipboard(text)
-        message = "Copied \(Self.size(of: text))"
+        message = "Copied \(Self.size(of: text))" + sendToTerminal(text)
     }
 
     /// Ctrl-X: cuts the selection, or the cursor's line when nothing is selected (lines cut by
     /// keys in a row add up), as one undo step, "Cut".
     func cut() {
-        guard let buffer = focusedPane.editor?.buffer else { return }
-        let range = buffer.selection ?? buffer.cursorLine
+        let selected = focusedPane.editor?.buffer.selection != nil
+        guard let (range, text) = selectionOrLine() else { return }
         guard !range.isEmpty else {
             message = "Nothing to cut: Shift with the arrows selects"
             return
         }
-        let text = String(buffer.layout.substring(range))
-        if buffer.selection == nil {
-            clipboard.cutLine(text, byEvent: eventsHandled)
-        } else {
+        let taken: String
+        if selected {
             clipboard.copy(text)
+            taken = text
+        } else {
+            taken = clipboard.cutLine(text, byEvent: eventsHandled)
         }
         edit(name: "Cut", coalescing: false) { buffer in
             buffer.select(range)
             return buffer.deleteSelection()
         }
-        backend.copyToClipboard(clipboard.text ?? text)
-        message = "Cut \(Self.size(of: text))"
+        message = "Cut \(Self.size(of: text))" + sendToTerminal(taken)
+    }
+
+    /// The focused field's selection, or the cursor's line, and its text; read in place (the
+    /// buffer is not copied: a body may be megabytes).
+    private func selectionOrLine() -> (Range<Int>, String)? {
+        guard let buffer = focusedPane.editor?.buffer else { return nil }
+        let range = buffer.selection ?? buffer.cursorLine
+        return (range, String(buffer.layout.substring(range)))
+    }
+
+    /// Puts `text` on the terminal's clipboard when it is not too long for it; returns what the
+    /// status line adds when it is.
+    private func sendToTerminal(_ text: String) -> String {
+        guard text.utf8.count <= Self.terminalClipboardLimit else {
+            return " (in notes only: too long for the terminal's clipboard)"
+        }
+        backend.copyToClipboard(text)
+        return ""
     }
 
     /// "3 lines" or "12 characters": how much was copied or cut.

@@ -35,14 +35,16 @@ extension NotesApp {
     /// Looks for `text` from where the prompt opened: the cursor goes to the first match at or
     /// after it (wrapping to the top), or back there when there is none.
     private func setFind(_ text: String) {
-        guard let editor = focusedPane.editor, let origin = editor.find?.origin else { return }
+        guard let origin = focusedPane.editor?.find?.origin else { return }
         focusedPane.editor?.find?.text = text
         guard !text.isEmpty else {
             goToFound(origin..<origin)
             message = nil
             return
         }
-        if let found = TextFinder.next(text, in: editor.body.text, wrappingFrom: origin) {
+        // Read in place: the body is not copied (it may be megabytes).
+        let body = focusedPane.editor?.body.text ?? ""
+        if let found = TextFinder.next(text, in: body, wrappingFrom: origin) {
             goToFound(found.range)
             message = found.wrapped ? "Wrapped to the top" : nil
         } else {
@@ -54,18 +56,18 @@ extension NotesApp {
     /// F3, Shift-F3, Ctrl-G: the next or previous match of what was found last, wrapping at
     /// the end or the start of the body.
     func findAgain(forward: Bool) {
-        guard let editor = focusedPane.editor, let text = editor.find?.text, !text.isEmpty else {
+        guard let text = focusedPane.editor?.find?.text, !text.isEmpty,
+            let body = focusedPane.editor?.body.text,
+            let cursor = focusedPane.editor?.body.cursorOffset
+        else {
             message = "Nothing to find again: Ctrl-F finds text in the article"
             return
         }
-        let body = editor.body
-        let cursor = body.cursorOffset
+        let after = focusedPane.editor?.body.layout.boundary(after: cursor) ?? body.utf8.count
         let found =
             forward
-            ? TextFinder.next(
-                text, in: body.text,
-                wrappingFrom: body.layout.boundary(after: cursor) ?? body.layout.length)
-            : TextFinder.previous(text, in: body.text, wrappingBefore: cursor)
+            ? TextFinder.next(text, in: body, wrappingFrom: after)
+            : TextFinder.previous(text, in: body, wrappingBefore: cursor)
         guard let found else {
             message = "No match for “\(text)”"
             return

@@ -119,13 +119,14 @@ extension NotesApp {
     /// Who made a change, by its stack: "pane 2", "a closed pane" (of this window, or of a
     /// notes that quit), "pane 1 of window 4321" or "a closed pane of window 4321" (a notes
     /// running on the notebook, named by its process id, which its title bar shows), or
-    /// "someone else" (no stack: another program, or a change outside any undo step).
+    /// "someone else" (no stack: another program, or a change outside any undo step). Reads
+    /// nothing: other windows are as the last look found them (`otherWindows`).
     func paneName(ofStack stackID: String?) -> String {
         guard let stackID else { return "someone else" }
         if let index = panes.firstIndex(where: { $0.stackID == stackID }) {
             return "pane \(index + 1)"
         }
-        guard let window = try? layoutStore.window(holding: stackID) else { return "a closed pane" }
+        guard let window = otherWindows[stackID] else { return "a closed pane" }
         return (window.pane.map { "pane \($0)" } ?? "a closed pane")
             + " of window \(window.process)"
     }

@@ -59,9 +59,15 @@ public final class NotesApp {
     private let articlesResized = ChangeFlag()
     private var observation: DatabaseObservation?
     private var lastPoll = ContinuousClock.now
-    /// Whether another notes window runs on the notebook: then the title bar names this one
-    /// ("window 4321", by process id), as that one's messages name this one's panes.
-    private(set) var otherWindowsRun = false
+    /// The stacks other notes windows running on the notebook hold, with their window and
+    /// place, as the last look (`lookForOtherWindows`, twice a second) found them.
+    private(set) var otherWindows: [String: PaneLayoutStore.OtherWindow] = [:]
+
+    /// This window's name while another notes window runs on the notebook, for the title bar:
+    /// "window 4321", by process id, as that one's messages name this one's panes.
+    var windowName: String? {
+        otherWindows.isEmpty ? nil : "window \(ProcessInfo.processInfo.processIdentifier)"
+    }
     let layoutStore: PaneLayoutStore
     /// The notebook's check for damage (`NotebookOpener` prepares it; it starts once the first
     /// frame is drawn) until it has passed: nothing is written before, not even the leases of the
@@ -159,6 +165,7 @@ public final class NotesApp {
         if try database.write({ try Notebook.recountArticles($0) }) {
             for pane in panes { pane.invalidate() }
         }
+        lookForOtherWindows()
     }
 
     /// Shows a layout with its history of changes: a pane for every stack it names, so that
@@ -321,9 +328,9 @@ public final class NotesApp {
         }
     }
 
-    /// Notes whether another notes window runs on the notebook (`otherWindowsRun`).
+    /// Reads which stacks other notes windows hold (`otherWindows`).
     func lookForOtherWindows() {
-        otherWindowsRun = (try? layoutStore.heldByOthers().isEmpty == false) ?? false
+        otherWindows = (try? layoutStore.otherWindows()) ?? [:]
     }
 
     /// Puts the number of articles right after another program's commit, which may have been a

@@ -114,21 +114,40 @@ struct ArticleEditor {
 
     /// Puts the cursor on the first place in the body where a word of the list's `search`
     /// occurs, the word's matches marked as a find marks them (F3 goes on, Esc unmarks). Looks
-    /// for the search's first 20 words: a pasted paragraph is not scanned a thousand times.
+    /// for the search's first 20 words (a pasted paragraph is not scanned a thousand times),
+    /// each no further than the first found so far.
     mutating func showFirstMatch(of search: String) {
-        let words = search.split(whereSeparator: \.isWhitespace).prefix(20).map(String.init)
         var first: (range: Range<Int>, word: String)?
-        for word in words {
+        for word in search.split(whereSeparator: \.isWhitespace).prefix(20).map(String.init) {
             let limit = first?.range.lowerBound ?? body.layout.length
-            guard let match = TextFinder.next(word, in: body.text, from: 0),
-                match.lowerBound < limit || first == nil
-            else { continue }
-            first = (match, word)
+            if let match = wordStart(word, before: limit) { first = (match, word) }
         }
         guard let first else { return }
         field = .body
         body.moveCursor(toOffset: first.range.lowerBound)
         find = ArticleFind(text: first.word)
+    }
+
+    /// The first match of `word` in the body that starts before `limit` where the list's search
+    /// finds it: at the start of a word, or, for a word not in ASCII (Chinese, Japanese), anywhere.
+    private func wordStart(_ word: String, before limit: Int) -> Range<Int>? {
+        let text = body.text
+        let anywhere = !word.utf8.allSatisfy { $0 < 0x80 }
+        var from = 0
+        while from < limit,
+            let match = TextFinder.matches(
+                of: word, in: text, startingIn: from..<limit, first: true
+            )
+            .first
+        {
+            let before = body.layout.boundary(before: match.lowerBound)
+                .flatMap(body.layout.character(at:))
+            if anywhere || !(before?.isLetter ?? false || before?.isNumber ?? false) {
+                return match
+            }
+            from = match.upperBound
+        }
+        return nil
     }
 
     mutating func switchField() {

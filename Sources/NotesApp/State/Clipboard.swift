@@ -12,13 +12,12 @@ struct Clipboard {
         lineCutByEvent = nil
     }
 
-    /// Takes the line cut by event number `event`.
-    mutating func cutLine(_ line: String, byEvent event: Int) {
-        if let text, lineCutByEvent == event - 1 {
-            self.text = text + line
-        } else {
-            self.text = line
-        }
+    /// Takes the line cut by event number `event`; returns the clipboard's text now.
+    @discardableResult
+    mutating func cutLine(_ line: String, byEvent event: Int) -> String {
+        let taken = lineCutByEvent == event - 1 ? (text ?? "") + line : line
+        text = taken
         lineCutByEvent = event
+        return taken
     }
 }

@@ -44,7 +44,7 @@ struct PaneLayoutStore {
     }
 
     /// A lease's lines: the open panes' stacks, left to right, then an empty line and the
-    /// closed ones (`window(holding:)` names a pane by its place).
+    /// closed ones (`otherWindows` names a pane by its place).
     private static func leaseLines(open: [String], closed: [String]) -> [String] {
         closed.isEmpty ? open : open + [""] + closed
     }
@@ -67,11 +67,6 @@ struct PaneLayoutStore {
     /// Stacks that other running notes hold.
     func heldElsewhere() throws -> Set<String> {
         try database.write { try heldElsewhere($0, removingEnded: true) }
-    }
-
-    /// Stacks that other running notes hold, read without writing anything.
-    func heldByOthers() throws -> Set<String> {
-        try database.read { try heldElsewhere($0, removingEnded: false) }
     }
 
     /// The layout `claim` would take now, read without writing anything: the panes shown while
@@ -145,8 +140,6 @@ struct PaneLayoutStore {
         return "pane-\(number)"
     }
 
-    /// The stacks leased by other processes that are still running; with `removingEnded`, the
-    /// leases of processes that are gone (quit or crashed) are removed.
     /// Another running notes window, as this one names it in messages: its process id, and
     /// the pane (from 1, left to right) that shows a stack, or nil for a pane it closed.
     struct OtherWindow: Equatable {
@@ -154,44 +147,52 @@ struct PaneLayoutStore {
         let pane: Int?
     }
 
-    /// The running notes window (not this one) that holds `stackID`, if any.
-    func window(holding stackID: String) throws -> OtherWindow? {
+    /// Every stack other running notes windows hold, with the window and its place there.
+    func otherWindows() throws -> [String: OtherWindow] {
         try database.read { db in
-            let leases = try db.fetchAll(
-                Row.self, "SELECT key, value FROM settings WHERE key LIKE ?",
-                [.text(Self.leasePrefix + "%")])
-            for lease in leases {
-                let key: String = try lease.decode(at: 0)
-                let value: String? = try lease.decode(at: 1)
-                guard key != leaseKey, let process = ProcessIdentity(leaseKey: key),
-                    process.isRunning, let value
-                else { continue }
-                // The open panes, left to right, then an empty line and the closed ones.
-                let lines = value.split(separator: "\n", omittingEmptySubsequences: false)
-                guard let index = lines.firstIndex(where: { $0 == stackID }) else { continue }
-                let open = lines.firstIndex(of: "") ?? lines.count
-                return OtherWindow(process: process.pid, pane: index < open ? index + 1 : nil)
+            var windows: [String: OtherWindow] = [:]
+            for (process, open, closed) in try otherLeases(db, removingEnded: false) {
+                for (index, stack) in open.enumerated() {
+                    windows[stack] = OtherWindow(process: process, pane: index + 1)
+                }
+                for stack in closed { windows[stack] = OtherWindow(process: process, pane: nil) }
             }
-            return nil
+            return windows
         }
     }
 
+    /// The stacks leased by other processes that are still running; with `removingEnded`, the
+    /// leases of processes that are gone (quit or crashed) are removed.
     private func heldElsewhere(_ db: Database, removingEnded: Bool) throws -> Set<String> {
+        Set(try otherLeases(db, removingEnded: removingEnded).flatMap { $0.open + $0.closed })
+    }
+
+    /// The leases of other processes that are still running: each one's process id, its open
+    /// panes' stacks, left to right, and its closed ones (`leaseLines`).
+    private func otherLeases(_ db: Database, removingEnded: Bool) throws
+        -> [(process: Int32, open: [String], closed: [String])]
+    {
         let leases = try db.fetchAll(
             Row.self, "SELECT key, value FROM settings WHERE key LIKE ?",
             [.text(Self.leasePrefix + "%")])
-        var held: Set<String> = []
+        var running: [(process: Int32, open: [String], closed: [String])] = []
         for lease in leases {
             let key: String = try lease.decode(at: 0)
             guard key != leaseKey else { continue }
-            if ProcessIdentity(leaseKey: key)?.isRunning == true {
+            if let process = ProcessIdentity(leaseKey: key), process.isRunning {
                 let value: String? = try lease.decode(at: 1)
-                held.formUnion(value.map { $0.split(separator: "\n").map(String.init) } ?? [])
+                let lines = (value ?? "").split(separator: "\n", omittingEmptySubsequences: false)
+                let open = lines.firstIndex(of: "") ?? lines.count
+                running.append(
+                    (
+                        process.pid, lines[..<open].filter { !$0.isEmpty }.map(String.init),
+                        lines[open...].filter { !$0.isEmpty }.map(String.init)
+                    ))
             } else if removingEnded {
                 try db.execute("DELETE FROM settings WHERE key = ?", [.text(key)])
             }
         }
-        return held
+        return running
     }
 
     /// The saved layout: `layout`, or for a notebook saved before it, the panes of `panes`.

@@ -1,4 +1,3 @@
-import Foundation
 import NoteStore
 import TerminalUI
 
@@ -26,9 +25,7 @@ struct ScreenRenderer {
             return (canvas, nil)
         }
         canvas.fill(layout.titleBar, with: Theme.titleBar)
-        // Named when another notes window runs on the notebook: its messages name this one so.
-        let window =
-            app.otherWindowsRun ? "  · window \(ProcessInfo.processInfo.processIdentifier)" : ""
+        let window = app.windowName.map { "  · \($0)" } ?? ""
         canvas.put(" notes  \(app.notebookName)\(window)", at: .zero, style: Theme.titleBar)
         var cursor: Point?
         for (index, pane) in app.panes.enumerated() {

@@ -3,7 +3,7 @@ import TerminalUI
 /// The styles of the screen, in the terminal's 16 colors. Under `NO_COLOR` (which the curses
 /// backend handles) only the attributes remain, so each style says what it means by them too:
 /// reverse for the focused pane's header and for what is selected, underline for what a
-/// find or a search matched, underline and bold for rows
+/// find matched (and, in bold, the words a search matched in the list), underline and bold for rows
 /// an undo brought back. Colors on reverse are given swapped (reverse swaps them back).
 enum Theme {
     static let titleBar = CellStyle(reverse: true)
@@ -16,7 +16,7 @@ enum Theme {
         foreground: .black, background: .yellow, bold: true, underline: true)
     /// Selected text in an open article.
     static let selectedText = CellStyle(reverse: true)
-    /// What a find or a search matched.
+    /// What a find matched in an open article.
     static let match = CellStyle(foreground: .black, background: .yellow, underline: true)
     static let secondary = CellStyle(dim: true)
     static let separator = CellStyle(dim: true)
