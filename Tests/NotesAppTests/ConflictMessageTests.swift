@@ -68,7 +68,7 @@ import Testing
                 [.text(initLease)])
         }
         #expect(!fixture.screen.contains("· window"))
-        // As the app's poll does twice a second.
+        // As the app does when another program commits (its poll).
         fixture.app.lookForOtherWindows()
         #expect(fixture.app.paneName(ofStack: "pane-9") == "pane 2 of window 1")
         #expect(fixture.app.paneName(ofStack: "pane-7") == "a closed pane of window 1")

@@ -29,13 +29,18 @@ extension EditorBuffer {
     /// Each is one visual line without its line break; spaces that hang
     /// past the width at a wrap are included (drawing clips them).
     var visibleLines: [Substring] {
-        var lines: [Substring] = []
+        rowsOnScreen(viewport.height).map { layout.substring(layout.range(of: $0)) }
+    }
+
+    /// The visual lines from the top row down, at most `count`.
+    private func rowsOnScreen(_ count: Int) -> [VisualLine] {
+        var rows: [VisualLine] = []
         var visual: VisualLine? = scrollTop
-        while let current = visual, lines.count < viewport.height {
-            lines.append(layout.substring(layout.range(of: current)))
+        while let current = visual, rows.count < count {
+            rows.append(current)
             visual = layout.visualLine(after: current)
         }
-        return lines
+        return rows
     }
 
     /// Where the cursor is, for the status line: "L12/340 35%".
@@ -50,12 +55,8 @@ extension EditorBuffer {
 
     /// The bytes of the rows on screen, from the top row's start to the bottom row's end.
     var visibleRange: Range<Int> {
-        var visual = scrollTop
-        for _ in 1..<visibleRowCount {
-            guard let next = layout.visualLine(after: visual) else { break }
-            visual = next
-        }
-        return layout.range(of: scrollTop).lowerBound..<layout.range(of: visual).upperBound
+        let bottom = rowsOnScreen(visibleRowCount).last ?? scrollTop
+        return layout.range(of: scrollTop).lowerBound..<layout.range(of: bottom).upperBound
     }
 
     /// Draws the visible rows into `rect` of `canvas`, clipped to it, and nothing else; the
@@ -66,19 +67,16 @@ extension EditorBuffer {
     func draw(
         into canvas: inout Canvas, rect: Rect, style: CellStyle = .plain, marks: [TextMark] = []
     ) {
-        var visual: VisualLine? = scrollTop
-        var row = 0
-        while let current = visual, row < min(rect.height, viewport.height) {
+        for (row, current) in rowsOnScreen(min(rect.height, viewport.height)).enumerated() {
             let bytes = layout.range(of: current)
             let y = rect.y + row
             canvas.put(
                 layout.substring(bytes), at: Point(x: rect.x, y: y), style: style,
                 maxWidth: rect.width)
-            let next = layout.visualLine(after: current)
-            // The line break after the row's last byte, when the row ends a line.
+            // The line break after the row's last byte, when the row ends a line before another.
             let breaksLine =
-                next.map { $0.line != current.line && layout.endsLogicalLine(current.line) }
-                ?? false
+                current.row + 1 == layout.rows(ofLine: current.line).count
+                && current.line + 1 < layout.layoutLineCount && layout.endsLogicalLine(current.line)
             let span = bytes.lowerBound..<(bytes.upperBound + (breaksLine ? 1 : 0))
             for mark in marks where mark.range.overlaps(span) {
                 let start = max(mark.range.lowerBound, bytes.lowerBound)
@@ -90,8 +88,6 @@ extension EditorBuffer {
                     in: Rect(x: rect.x + x, y: y, width: min(width, rect.width - x), height: 1),
                     mark.style)
             }
-            visual = next
-            row += 1
         }
     }
 

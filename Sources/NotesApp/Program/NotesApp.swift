@@ -60,7 +60,8 @@ public final class NotesApp {
     private var observation: DatabaseObservation?
     private var lastPoll = ContinuousClock.now
     /// The stacks other notes windows running on the notebook hold, with their window and
-    /// place, as the last look (`lookForOtherWindows`, twice a second) found them.
+    /// place, as the last look found them (`lookForOtherWindows`: at opening, and after
+    /// another program's commit, such as another window's start or quit).
     private(set) var otherWindows: [String: PaneLayoutStore.OtherWindow] = [:]
 
     /// This window's name while another notes window runs on the notebook, for the title bar:
@@ -317,8 +318,11 @@ public final class NotesApp {
         let now = ContinuousClock.now
         if now - lastPoll >= .milliseconds(500) {
             lastPoll = now
-            if (try? database.pollForExternalChanges()) == true { recountAfterOthersWrote() }
-            lookForOtherWindows()
+            // Another window's start and quit are commits (its lease): looked at only then.
+            if (try? database.pollForExternalChanges()) == true {
+                recountAfterOthersWrote()
+                lookForOtherWindows()
+            }
         }
         for pane in panes {
             if let until = pane.highlightUntil, now >= until {
