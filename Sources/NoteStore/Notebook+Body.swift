@@ -33,13 +33,15 @@ extension Notebook {
     }
 
     /// Replaces an article's body; `updatedAt` becomes `date` when it changes. Only the chunks
-    /// the change touches are written.
+    /// the change touches are written. Bytes of the stored body that are not UTF-8 (which read
+    /// as U+FFFD) are kept where `body` leaves the text as read unchanged.
     /// - Throws: `NotebookError.articleNotFound`; `SQLiteError`.
     public static func updateBody(
         _ db: Database, ofArticle id: Int64, to body: String, at date: Date = Date()
     ) throws {
         let stored = try storedBody(db, ofArticle: id)
-        let new = Array(body.utf8)
+        var new = Array(body.utf8)
+        if let kept = KeptBytes.edit(stored, to: new) { new = kept }
         var layout: BodyLayout?
         let written = try stored.withUnsafeBufferPointer { old in
             try new.withUnsafeBufferPointer { new in

@@ -48,12 +48,22 @@ extension Notebook {
         return day.dropLast() + "." + String(format: "%03d", positiveFraction) + "Z"
     }
 
-    /// Replaces an article's title; `updatedAt` becomes `date` when it changes.
+    /// Replaces an article's title; `updatedAt` becomes `date` when it changes. Bytes of the
+    /// stored title that are not UTF-8 (which read as U+FFFD) are kept where `title` leaves the
+    /// text as read unchanged.
     /// - Throws: `NotebookError.articleNotFound`; `SQLiteError`.
     public static func updateTitle(
         _ db: Database, ofArticle id: Int64, to title: String, at date: Date = Date()
     ) throws {
-        try updateArticle(db, id: id, column: "title", to: .text(title), at: date)
+        let stored = try db.fetchOne(
+            SQLiteValue.self,
+            "SELECT CAST(title AS BLOB) FROM \(NoteStoreSchema.articleRows) WHERE id = ?",
+            [.integer(id)])
+        if case .blob(let bytes) = stored, let kept = KeptBytes.edit(bytes, to: Array(title.utf8)) {
+            try updateArticle(db, id: id, column: "title", to: .blob(kept), asText: true, at: date)
+        } else {
+            try updateArticle(db, id: id, column: "title", to: .text(title), at: date)
+        }
     }
 
     /// Sets an article's rating, from 0 (unrated) to 5; `updatedAt` becomes `date` when it changes.
@@ -149,12 +159,15 @@ extension Notebook {
     /// Sets one column of an article, and its `updatedAt` to `date` when the value changes (an
     /// edit that changes nothing stays a no-op); reports a missing article.
     private static func updateArticle(
-        _ db: Database, id: Int64, column: String, to value: SQLiteValue, at date: Date
+        _ db: Database, id: Int64, column: String, to value: SQLiteValue, asText: Bool = false,
+        at date: Date
     ) throws {
+        // Bytes that are not all UTF-8 are bound as a blob and stored as text.
+        let new = asText ? "CAST(?1 AS TEXT)" : "?1"
         try db.execute(
             """
-            UPDATE \(NoteStoreSchema.articleRows) SET \(column) = ?1,
-                updatedAt = CASE WHEN \(column) IS ?1 THEN updatedAt ELSE ?3 END
+            UPDATE \(NoteStoreSchema.articleRows) SET \(column) = \(new),
+                updatedAt = CASE WHEN \(column) IS \(new) THEN updatedAt ELSE ?3 END
             WHERE id = ?2
             """, [value, .integer(id), .text(timestamp(date))])
         guard db.changesCount > 0 else { throw NotebookError.articleNotFound(id: id) }

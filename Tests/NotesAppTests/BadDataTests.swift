@@ -92,6 +92,11 @@ import Testing
         }
         #expect(edited?.hasSuffix("\u{FFFD}!") == true)
         #expect(app.message == nil)
+        // Every byte the edit did not touch is kept, those that are not UTF-8 included.
+        let editedBytes = try database.read {
+            try $0.fetchOne(String.self, "SELECT hex(title) FROM articles WHERE title LIKE 'Bad%'")
+        }
+        #expect(editedBytes == storedBytes.map { $0 + "21" })
         press(app, backend, .control("z"))
         let undone = try database.read {
             try $0.fetchOne(String.self, "SELECT title FROM articles WHERE title LIKE 'Bad%'")
@@ -101,6 +106,20 @@ import Testing
             try $0.fetchOne(String.self, "SELECT hex(title) FROM articles WHERE title LIKE 'Bad%'")
         }
         #expect(undoneBytes == storedBytes)
+
+        // The same in the body: typing '¡' (C2 A1) keeps its bytes that are not UTF-8.
+        let bodyHex = { (database: DatabaseQueue) in
+            try database.read {
+                try $0.fetchOne(
+                    String.self, "SELECT hex(body) FROM articles WHERE title LIKE 'Bad%'")
+            }
+        }
+        let bodyBefore = try #require(try bodyHex(database))
+        press(app, backend, .backTab, .character("¡"))
+        let bodyAfter = try #require(try bodyHex(database))
+        #expect(bodyAfter.count == bodyBefore.count + 4)
+        #expect(bodyAfter.replacingOccurrences(of: "C2A1", with: "") == bodyBefore)
+        #expect(bodyBefore.contains("EDA080"))
         #expect(FuzzSession.controlCharacter(on: try #require(backend.lastCanvas)) == nil)
         let integrity = try database.read { try $0.fetchOne(String.self, "PRAGMA integrity_check") }
         #expect(integrity == "ok")

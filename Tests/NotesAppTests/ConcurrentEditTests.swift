@@ -59,6 +59,40 @@ import Testing
                     + "was saved\n"))
     }
 
+    /// Another program deletes the lines around the cursor (a piece of the body as stored,
+    /// lines 21 to 40) between two keys: the second key is not lost, it lands where their lines
+    /// were, the status line says so, and undo takes back the key and keeps their deletion.
+    @Test func typingWhereAnotherProgramDeletedTheLinesIsKeptThere() throws {
+        let lines = (1...100).map { "Line \($0) of a body long enough for several pieces." }
+        let fixture = try AppFixture.openingArticle(withBody: lines.joined(separator: "\n"))
+        for _ in 0..<25 { fixture.press(.down) }
+        let pieces = try fixture.db.read { db throws in
+            try db.fetchAll(
+                String.self,
+                "SELECT text FROM article_chunks WHERE articleId = 3 ORDER BY position")
+        }
+        #expect(pieces.count > 3)
+        let deleted = try #require(pieces.dropFirst().first)
+        #expect(
+            deleted.hasPrefix("Line 21 ")
+                && deleted.hasSuffix("Line 40 " + lines[39].dropFirst(8) + "\n"))
+        try type(
+            [.character("B")],
+            after: "DELETE FROM article_chunks WHERE articleId = 3 AND text LIKE 'Line 21 %'",
+            fixture)
+        let kept = lines[..<20] + ["B" + lines[40]] + lines[41...]
+        #expect(try body(fixture) == kept.joined(separator: "\n"))
+        #expect(fixture.app.focusedPane.editor?.buffer.text == kept.joined(separator: "\n"))
+        #expect(
+            fixture.screen.contains(
+                " Line 20 of a body long enough for several pieces.\n"
+                    + " BLine 41 of a body long enough for several pieces.\n"))
+        #expect(fixture.app.message == "Typing kept: the text around it was deleted elsewhere")
+        fixture.press(.control("z"))
+        let theirs = lines[..<20] + lines[40...]
+        #expect(try body(fixture) == theirs.joined(separator: "\n"))
+    }
+
     /// Two panes typing into one body: each pane's Ctrl-Z takes back only its own typing, the
     /// other's stays (the engine merges the text column, `UndoEngine.mergeText`).
     @Test func eachPaneUndoesOnlyItsOwnTypingInASharedBody() throws {

@@ -107,16 +107,16 @@ extension NotesApp {
         let id = editor.articleID
         let edits = fields.map { (field: $0, text: editor.text(of: $0), base: editor.saved($0)) }
         let now = clock()
-        var written: [(ArticleEditor.Field, String)] = []
+        var written: [(field: ArticleEditor.Field, text: String, note: String?)] = []
         var layout = editor.bodyLayout
         let commitsBefore = commits.value
         do {
             try writeUndoably(in: pane, step.0, coalescing: step.1, waitingAtMost: wait) { db in
                 written = try edits.map { edit in
-                    let text = try Self.write(
+                    let (text, note) = try Self.write(
                         edit.text, over: edit.base, field: edit.field, ofArticle: id,
                         layout: &layout, at: now, db)
-                    return (edit.field, text)
+                    return (edit.field, text, note)
                 }
             }
         } catch let error where Self.mayPassLater(error) {
@@ -136,11 +136,13 @@ extension NotesApp {
             pane.invalidate(recounting: false)
             return true
         }
-        for (field, text) in written { pane.editor?.noteWritten(text, in: field) }
+        for edit in written { pane.editor?.noteWritten(edit.text, in: edit.field) }
         pane.editor?.bodyLayout = layout
         pane.noteOwnWrite(commitsBefore: commitsBefore, after: commits.value)
         pane.editor?.unsaved = nil
-        message = waited == nil ? nil : "Saved the typing that waited"
+        message =
+            written.lazy.compactMap(\.note).first
+            ?? (waited == nil ? nil : "Saved the typing that waited")
         return true
     }
 
@@ -173,35 +175,42 @@ extension NotesApp {
         for pane in panes where pane.editor?.unsaved != nil { saveTyping(in: pane) }
     }
 
-    /// Writes `text`, the field as edited from `base`, and returns what was written. When
-    /// someone changed the field since `base` was read (another notes window, another program),
-    /// the edit is merged into their text instead of writing over it (`TextSplice.merge`), or refused
-    /// when both changed the same place.
+    /// Writes `text`, the field as edited from `base`, and returns what was written, with a
+    /// note for the status line when the user should know how. When someone changed the field
+    /// since `base` was read (another notes window, another program), the edit is merged into
+    /// their text instead of writing over it (`TextSplice.merge`); typing where they deleted
+    /// the text goes where their deletion was (`TypingInDeletedText`); an edit of a place both
+    /// changed otherwise is refused.
     private static func write(
         _ text: String, over base: String, field: ArticleEditor.Field, ofArticle id: Int64,
         layout: inout BodyLayout?, at date: Date, _ db: Database
-    ) throws -> String {
+    ) throws -> (text: String, note: String?) {
         // A body's edit writes the chunks it touches, when they are as the editor read them.
         if field == .body,
             try Notebook.updateBody(
                 db, ofArticle: id, from: base, to: text, layout: &layout, at: date)
         {
-            return text
+            return (text, nil)
         }
         layout = nil
         let stored = try Notebook.article(db, id: id).map { field == .title ? $0.title : $0.body }
         var merged = text
+        var note: String?
         if let stored, stored != base {
-            guard let both = TextSplice.merge(base: base, mine: text, theirs: stored) else {
+            if let both = TextSplice.merge(base: base, mine: text, theirs: stored) {
+                merged = both
+            } else if let kept = TypingInDeletedText.merge(base: base, mine: text, theirs: stored) {
+                merged = kept
+                note = TypingInDeletedText.note
+            } else {
                 throw EditCollision()
             }
-            merged = both
         }
         switch field {
         case .title: try Notebook.updateTitle(db, ofArticle: id, to: merged, at: date)
         case .body: try Notebook.updateBody(db, ofArticle: id, to: merged, at: date)
         }
-        return merged
+        return (merged, note)
     }
 
     /// A cursor move: ends the typing run.
