@@ -11,7 +11,7 @@ enum KeptBytes {
     static func edit(_ stored: [UInt8], to edited: [UInt8]) -> [UInt8]? {
         let read = Array(String(decoding: stored, as: UTF8.self).utf8)
         guard read != stored else { return nil }
-        let (prefix, suffix) = CommonEnds.of(read, edited)
+        let (prefix, suffix) = CommonPrefixAndSuffix.of(read, edited)
         // The edit, widened to whole characters of the text as read: they begin and end at
         // known places in the stored bytes.
         var at = (read: 0, stored: 0)

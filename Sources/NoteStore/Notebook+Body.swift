@@ -61,7 +61,7 @@ extension Notebook {
         _ db: Database, ofArticle id: Int64, _ layout: inout BodyLayout?,
         from old: UnsafeBufferPointer<UInt8>, to new: UnsafeBufferPointer<UInt8>
     ) throws -> Bool? {
-        let change = CommonEnds.of(old, new)
+        let change = CommonPrefixAndSuffix.of(old, new)
         guard old.count != new.count || change.prefix != old.count else { return nil }
         if layout?.byteCount != old.count { layout = try readLayout(db, ofArticle: id) }
         return try writeChunks(db, ofArticle: id, &layout, from: old, to: new, change)

@@ -49,8 +49,8 @@ public final class Database {
     /// counts them instead (`changedRowCount`, `changedTables`, `recordingChangedRowids`, which
     /// gets rowid 0 for each).
     @exclusivity(unchecked) public var withoutRowidTables: Set<String> = []
-    /// The lockstep feed functions registered on this connection, by name.
-    var lockstepFeeds: [String: LockstepFeed] = [:]
+    /// The update value feed functions registered on this connection, by name.
+    var updateValueFeeds: [String: UpdateValueFeed] = [:]
 
     init(handle: OpaquePointer) {
         self.handle = handle

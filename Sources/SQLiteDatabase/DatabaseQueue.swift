@@ -111,7 +111,7 @@ public final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
             database.clearChangedTables()
             database.notifyBeginWrite()
             do {
-                let held = try pendingCheck.map { try HeldCommit(check: $0, database) }
+                let held = try pendingCheck.map { try WriteDuringCheck(check: $0, database) }
                 let result = try block(database)
                 try database.notifyWillCommit()
                 try held?.admit(database)

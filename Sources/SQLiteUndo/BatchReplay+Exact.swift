@@ -247,7 +247,7 @@ extension BatchReplay {
     /// still holds what the barrier left; returns those rows, or throws `NotExact` when one of
     /// them does not.
     ///
-    /// The UPDATE reads each row's values from the log through the lockstep feed instead of
+    /// The UPDATE reads each row's values from the log through the update value feed instead of
     /// joining the log (which makes SQLite copy every value into a temporary table first). It
     /// visits its rows in rowid order, so the log is read in that order: in `seq` order first,
     /// which is rowid order for a bulk statement that scanned its table, sorted otherwise. The
@@ -258,7 +258,7 @@ extension BatchReplay {
     /// A large part is restored with the update capture triggers of its columns dropped for the
     /// statement (see `withoutUpdateCapture`).
     private func restoreUpdatedExactly(_ part: Part) throws -> [Int64] {
-        let feed = try db.lockstepFeed(named: UndoEngine.restoreFunction)
+        let feed = try db.updateValueFeed(named: UndoEngine.restoreFunction)
         let range = part.sharedMask == nil ? nil : part.rowids
         let masks = try masks(part)
         return try withoutUpdateCapture(part, columns: masks.reduce(0, |)) {
@@ -268,7 +268,7 @@ extension BatchReplay {
 
     /// Restores the part's rows whose log rows have `mask` (see `restoreUpdatedExactly(_:)`).
     private func restoreUpdatedExactly(
-        _ part: Part, mask: Int64, range: ClosedRange<Int64>?, _ feed: LockstepFeed
+        _ part: Part, mask: Int64, range: ClosedRange<Int64>?, _ feed: UpdateValueFeed
     ) throws -> [Int64] {
         let columns = changedColumns(part, mask)
         // Rows whose update also moved them need the row-by-row replay.
@@ -293,7 +293,7 @@ extension BatchReplay {
             } ?? logRowids,
             logRowids,
         ]
-        var outcome = LockstepFeed.Outcome.outOfStep
+        var outcome = UpdateValueFeed.Outcome.outOfStep
         for (order, (visited, updateArguments)) in zip(
             ["l.seq", "l.\(currentRowid)"], attempts)
         where outcome == .outOfStep {

@@ -21,19 +21,19 @@ extension UndoStack {
         else { return nil }
         // Others' writes in between to merged texts and timestamps are taken into the run; any
         // other change in between cuts it.
-        let takenIn = engine.slotsTakenIntoRuns()
+        let midRunRules = engine.slotsTakenIntoRuns()
         // The run's packed rows of the cells the barrier writes are read whole from here on.
         guard
             let unpacked = try UndoLogSchema.unpackRun(
                 of: top.id, under: barrier.id, from: first,
-                mergingText: { takenIn[$0]?[$1] == .text }, db)
+                mergingText: { midRunRules[$0]?[$1] == .text }, db)
         else { return nil }
         guard
             let rebase = try UndoLogSchema.rebaseRun(
-                of: top.id, under: barrier.id, from: first, takingIn: takenIn, db),
+                of: top.id, under: barrier.id, from: first, takingIn: midRunRules, db),
             try !UndoLogSchema.changedByOthers(
                 since: top.id, rowsOf: barrier.id, from: first,
-                ignoring: takenIn.mapValues { Array($0.keys) }, db)
+                ignoring: midRunRules.mapValues { Array($0.keys) }, db)
         else {
             try UndoLogSchema.pack(entry: top.id, seqs: unpacked, db)
             return nil

@@ -76,7 +76,7 @@ struct PackedChange: Equatable {
     /// (small values, or values that differ almost everywhere).
     init?(old: Value, new: Value) {
         guard old.bytes.count + new.bytes.count >= Self.threshold else { return nil }
-        var (prefix, suffix) = CommonEnds.of(old.bytes, new.bytes)
+        var (prefix, suffix) = CommonPrefixAndSuffix.of(old.bytes, new.bytes)
         let middles = old.bytes.count + new.bytes.count - 2 * (prefix + suffix)
         guard middles + 100 < (old.bytes.count + new.bytes.count) / 2 else { return nil }
         // The middles keep some of the common bytes around the edit: its context, which finds
@@ -135,7 +135,7 @@ struct PackedChange: Equatable {
             return Value(storage: current.storage, bytes: Array(merged))
         }
         // Changed on both sides: the middles' common bytes are the edit's context.
-        let (before, after) = CommonEnds.of(expected, replacement)
+        let (before, after) = CommonPrefixAndSuffix.of(expected, replacement)
         return SpliceAnchor.replace(
             own: expected[before..<(expected.count - after)], before: expected[..<before],
             after: expected[(expected.count - after)...], atStart: prefixLength == 0,

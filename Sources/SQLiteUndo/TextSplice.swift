@@ -32,7 +32,7 @@ public enum TextSplice {
         from old: UnsafeBufferPointer<UInt8>, to new: UnsafeBufferPointer<UInt8>,
         _ endFirst: Bool
     ) -> (old: Range<Int>, new: Range<Int>)? {
-        let (prefix, suffix) = CommonEnds.of(old, new, endFirst: endFirst)
+        let (prefix, suffix) = CommonPrefixAndSuffix.of(old, new, endFirst: endFirst)
         if old.count == new.count, prefix == old.count { return nil }
         return (prefix..<(old.count - suffix), prefix..<(new.count - suffix))
     }

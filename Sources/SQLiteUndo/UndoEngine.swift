@@ -46,7 +46,7 @@ public final class UndoEngine: Sendable {
     private let timestamps = Mutex<Set<String>>([])
     /// `slotsTakenIntoRuns()` as last worked out (read at every coalescing key), cleared when
     /// the columns above or the tracked tables change.
-    private let takenInSlots = Mutex<[Int64: [Int: UndoLogSchema.TakenIn]]?>(nil)
+    private let takenInSlots = Mutex<[Int64: [Int: UndoLogSchema.MidRunWriteRule]]?>(nil)
     /// Parts an exact replay restores without their columns' update capture triggers (see
     /// `BatchReplay`).
     private let rowsWorthSuspendingCapture: Int
@@ -66,7 +66,7 @@ public final class UndoEngine: Sendable {
     /// equal to 0.0, and SQLite prints both as 0.0 and divides neither.
     static let negativeZeroFunction = "sqliteundo_isNegativeZero"
 
-    /// The lockstep feed an exact replay restores values through (see `BatchReplay`).
+    /// The update value feed an exact replay restores values through (see `BatchReplay`).
     static let restoreFunction = "sqliteundo_restore"
 
     /// SQL text, for trigger `WHEN` clauses, that is true while an undo or redo is replaying:
@@ -158,11 +158,11 @@ public final class UndoEngine: Sendable {
 
     /// The log slots, by table id, whose changes by others in the middle of a typing run do not
     /// cut it (`UndoLogSchema.rebaseRun`): merged texts and timestamps.
-    func slotsTakenIntoRuns() -> [Int64: [Int: UndoLogSchema.TakenIn]] {
+    func slotsTakenIntoRuns() -> [Int64: [Int: UndoLogSchema.MidRunWriteRule]] {
         if let known = takenInSlots.withLock({ $0 }) { return known }
         let texts = mergedText.withLock { $0 }
         let stamps = timestamps.withLock { $0 }
-        var slots: [Int64: [Int: UndoLogSchema.TakenIn]] = [:]
+        var slots: [Int64: [Int: UndoLogSchema.MidRunWriteRule]] = [:]
         for table in trackedTables.withLock({ Array($0.values) }) {
             for column in table.columns {
                 let name = "\(table.name).\(column.name)".lowercased()
@@ -289,7 +289,7 @@ public final class UndoEngine: Sendable {
         try db.createFunction("sqliteundo_isReplaying", argumentCount: 0) { _ in
             .integer(UndoContext.isReplaying ? 1 : 0)
         }
-        _ = try db.lockstepFeed(named: Self.restoreFunction)
+        _ = try db.updateValueFeed(named: Self.restoreFunction)
         try replacedRows.install(db)
     }
 

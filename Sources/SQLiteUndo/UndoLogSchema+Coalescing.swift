@@ -141,11 +141,12 @@ extension UndoLogSchema {
     /// log, changed after them (`mergeBreaks`): `changedByOthers` could no longer see it, and a
     /// typing step that writes such a row no longer merges (one that writes other rows still
     /// does). Reads the log of an entry only when it took effect after some such entry began.
-    /// Log rows that only updated cells of `takenIn` (slots by table id) count for nothing: a
+    /// Log rows that only updated cells of `midRunRules` (slots by table id) count for nothing: a
     /// run takes in others' changes to those by their values (`rebaseRun`), which stay in the
     /// file.
     static func closeMerging(
-        intoEntriesChangedBy ids: [Int64], takingIn takenIn: [Int64: [Int: TakenIn]] = [:],
+        intoEntriesChangedBy ids: [Int64],
+        takingIn midRunRules: [Int64: [Int: MidRunWriteRule]] = [:],
         _ db: Database
     ) throws {
         let open = try entriesOpenToMerging(db).filter { !ids.contains($0.id) }
@@ -155,7 +156,7 @@ extension UndoLogSchema {
                 Double.self, "SELECT coalesce(flippedAt, lastSeq) FROM \(barriers) WHERE id = ?",
                 [.integer(id)])
             guard let tookEffect, tookEffect > Double(earliest) else { continue }
-            for change in try rowsChanged(byEntry: id, ignoring: takenIn, db) {
+            for change in try rowsChanged(byEntry: id, ignoring: midRunRules, db) {
                 for entry in open
                 where entry.lastTouches[change.row].map({ Double($0) < change.at }) ?? false {
                     try db.execute(
@@ -176,9 +177,9 @@ extension UndoLogSchema {
     /// `flippedAt` when a replay flipped it, else the log row's `seq`). Rows it inserted,
     /// deleted or moved count; a row it only updated counts when it left some column other than
     /// it found it, as in `changedByOtherBarriers` (a replay that set back what an
-    /// application's trigger wrote changed nothing). Cells of `takenIn` do not count.
+    /// application's trigger wrote changed nothing). Cells of `midRunRules` do not count.
     private static func rowsChanged(
-        byEntry id: Int64, ignoring takenIn: [Int64: [Int: TakenIn]], _ db: Database
+        byEntry id: Int64, ignoring midRunRules: [Int64: [Int: MidRunWriteRule]], _ db: Database
     ) throws -> [(row: RowRef, at: Double)] {
         let slots = try slotCount(db)
         let values = (0..<slots).map { "l.o\($0), l.n\($0)" }.joined(separator: ", ")
@@ -198,7 +199,7 @@ extension UndoLogSchema {
             let old = try row.decode(at: 1, as: Int64?.self)
             let new = try row.decode(at: 2, as: Int64?.self)
             let at: Double = try row.decode(at: 3)
-            let takenInMask = (takenIn[table] ?? [:]).keys.reduce(Int64(0)) {
+            let takenInMask = (midRunRules[table] ?? [:]).keys.reduce(Int64(0)) {
                 $0 | Int64(1) << Int64($1)
             }
             let counted = try row.decode(at: 5, as: Int64.self) & ~takenInMask

@@ -115,15 +115,15 @@ extension UndoLogSchema {
     /// Deletes these entries and their log rows, each read by its span, and the entries they
     /// superseded, theirs, and so on; their key changes are retired (`retireMoves`), and the
     /// typing steps whose rows they changed since take no more merges (`closeMerging`, which
-    /// lets through changes only to the cells of `takenIn`).
+    /// lets through changes only to the cells of `midRunRules`).
     static func deleteEntries(
-        _ ids: [Int64], takingIn takenIn: [Int64: [Int: TakenIn]] = [:], _ db: Database
+        _ ids: [Int64], takingIn midRunRules: [Int64: [Int: MidRunWriteRule]] = [:], _ db: Database
     ) throws {
         var ids = ids
         var retired = false
         try keepingHighestSeq(db) {
             while !ids.isEmpty {
-                try closeMerging(intoEntriesChangedBy: ids, takingIn: takenIn, db)
+                try closeMerging(intoEntriesChangedBy: ids, takingIn: midRunRules, db)
                 for id in ids {
                     retired = try retireMoves(of: id, db) || retired
                     try db.execute("DELETE FROM \(log) WHERE \(filedRows())", [.integer(id)])

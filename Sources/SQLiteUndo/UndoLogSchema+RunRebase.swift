@@ -6,7 +6,7 @@ import SQLiteDatabase
 /// the other typed in between.
 extension UndoLogSchema {
     /// How a column takes in others' writes in the middle of a run.
-    enum TakenIn: Equatable, Sendable {
+    enum MidRunWriteRule: Equatable, Sendable {
         /// Their edit is merged into the run's text before (`TextSplice.merge`).
         case text
         /// Their value becomes the run's value before.
@@ -26,7 +26,7 @@ extension UndoLogSchema {
     }
 
     /// The rewrites that take into the entry `top` the changes others made, since it last wrote
-    /// them, to the cells of `takenIn` (by table id and slot) that `barrier` (log rows from
+    /// them, to the cells of `midRunRules` (by table id and slot) that `barrier` (log rows from
     /// `first`) now updates: `top`'s first old value becomes the value before the run with
     /// their change in it, and its last new value their value. The run merged with `barrier`
     /// then changes, and undoes, only its own keys.
@@ -36,10 +36,10 @@ extension UndoLogSchema {
     /// deleted or moved in between. The run is then cut there.
     static func rebaseRun(
         of top: Int64, under barrier: Int64, from first: Int64,
-        takingIn takenIn: [Int64: [Int: TakenIn]], _ db: Database
+        takingIn midRunRules: [Int64: [Int: MidRunWriteRule]], _ db: Database
     ) throws -> [CellRewrite]? {
         var rewrites: [CellRewrite] = []
-        for (table, slots) in takenIn {
+        for (table, slots) in midRunRules {
             for (slot, kind) in slots {
                 guard
                     let found = try rebase(
@@ -71,7 +71,7 @@ extension UndoLogSchema {
 
     /// `rebaseRun` for one column (`slot`) of one table.
     private static func rebase(
-        _ slot: Int, _ kind: TakenIn, of table: Int64, top: Int64, barrier: Int64,
+        _ slot: Int, _ kind: MidRunWriteRule, of table: Int64, top: Int64, barrier: Int64,
         from first: Int64, _ db: Database
     ) throws -> [CellRewrite]? {
         let bit = Int64(1) << Int64(slot)

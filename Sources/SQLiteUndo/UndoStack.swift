@@ -257,9 +257,9 @@ public final class UndoStack: Sendable {
     /// What registering an action does to the lists, in the file and in memory: clears the redo
     /// list and trims the undo list to `levelsOfUndo`.
     func clearRedoAndTrim(_ db: Database) throws {
-        let takenIn = engine.slotsTakenIntoRuns()
+        let midRunRules = engine.slotsTakenIntoRuns()
         try UndoLogSchema.deleteEntries(
-            entries.withLock { $0.redo.map(\.id) }, takingIn: takenIn, db)
+            entries.withLock { $0.redo.map(\.id) }, takingIn: midRunRules, db)
         let levels = levelsOfUndo
         let open = runningEntryIDs()
         let dropped = entries.withLock { entries -> [StackEntry] in
@@ -267,7 +267,7 @@ public final class UndoStack: Sendable {
             return Self.trim(&entries.undo, to: levels, keeping: open)
         }
         try UndoLogSchema.deleteEntries(
-            dropped.map(\.id) + (try dropPastByteBudget(db)), takingIn: takenIn, db)
+            dropped.map(\.id) + (try dropPastByteBudget(db)), takingIn: midRunRules, db)
     }
 
     /// How many entries of `undo` are registered: not in `open` (their blocks still run). Those

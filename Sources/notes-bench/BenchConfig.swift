@@ -1,4 +1,5 @@
-/// Sizes and repetition counts of a run: the full run the issue specifies, or a quick smoke run.
+/// Sizes and repetition counts of a run: the full run that BENCHMARKS.md's targets are read at, or
+/// a quick smoke run.
 struct BenchConfig {
     /// Rows of the articles-like table of the capture, undo and 1-row measures.
     let rows: Int

@@ -102,7 +102,7 @@ import Testing
         defer { for argument in argv { free(argument) } }
         #expect(posix_spawn(&pid, "/bin/sleep", nil, nil, &argv, nil) == 0)
         let identity = try #require(ProcessIdentity.running(pid))
-        // Killed (a process killed but not yet reaped, as the issue found).
+        // Killed, but not yet reaped by its parent: a zombie holds no lease.
         kill(pid, SIGKILL)
         // Wait until it has exited, without reaping it.
         var info = siginfo_t()

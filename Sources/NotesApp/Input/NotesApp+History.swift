@@ -39,7 +39,7 @@ extension NotesApp {
         let now = commits.value
         if panel.commitsSeen != now {
             panel.commitsSeen = now
-            panel.words = stepWords.commits == now ? stepWords.words : [:]
+            panel.words = stepSummaries.commits == now ? stepSummaries.words : [:]
             switch panel.scope {
             case .pane:
                 panel.update(history: stack.history, stackID: pane.stackID)
@@ -60,13 +60,13 @@ extension NotesApp {
             }
             for (stackID, steps) in missing {
                 guard let owner = try? engine?.stack(id: stackID) else { continue }
-                let words = try? StepWords.describe(steps, of: owner, in: database)
+                let words = try? StepSummary.describe(steps, of: owner, in: database)
                 for (index, step) in steps.enumerated() {
-                    panel.words[step.id] = words?[index] ?? StepWords.Touched(words: "", rows: 0)
+                    panel.words[step.id] = words?[index] ?? StepSummary.Touched(words: "", rows: 0)
                 }
             }
         }
-        stepWords = (now, panel.words)
+        stepSummaries = (now, panel.words)
         pane.historyPanel = panel
     }
 

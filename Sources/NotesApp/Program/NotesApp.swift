@@ -44,7 +44,7 @@ public final class NotesApp {
     var eventsHandled = 0
     /// What the history panel's steps touched, in words, by step id, with `commits` when they
     /// were read: a panel opened again while nothing was written reads none of them again.
-    var stepWords: (commits: Int, words: [Int64: StepWords.Touched]) = (-1, [:])
+    var stepSummaries: (commits: Int, words: [Int64: StepSummary.Touched]) = (-1, [:])
     /// Keys, pastes and clicks that came while the terminal was too small to show the panes,
     /// handled in order once it is big enough again (`TooSmallTerminal`).
     var heldWhileTooSmall = TooSmallTerminal()
@@ -354,8 +354,8 @@ public final class NotesApp {
 
     /// Loads what changed since the last draw, then draws the whole screen.
     func render() {
-        if dataChanged.lower() {
-            let recounting = articlesResized.lower()
+        if dataChanged.checkAndClear() {
+            let recounting = articlesResized.checkAndClear()
             for pane in panes { pane.invalidate(recounting: recounting) }
         }
         let screen = screenLayout
@@ -429,5 +429,5 @@ final class ChangeFlag: Sendable {
     private let raised = Atomic(false)
     func raise() { raised.store(true, ordering: .relaxed) }
     /// Clears the flag; returns whether it was raised.
-    func lower() -> Bool { raised.exchange(false, ordering: .relaxed) }
+    func checkAndClear() -> Bool { raised.exchange(false, ordering: .relaxed) }
 }

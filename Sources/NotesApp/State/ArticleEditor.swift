@@ -64,7 +64,7 @@ struct ArticleEditor {
             return shown.withUTF8 { shown in
                 stored.withUTF8 { stored in
                     shown.count != stored.count
-                        || CommonEnds.of(shown, stored).prefix != shown.count
+                        || CommonPrefixAndSuffix.of(shown, stored).prefix != shown.count
                 }
             }
         }
@@ -189,7 +189,7 @@ struct ArticleEditor {
                     replaced.lowerBound, in: stored.body)..<UTF8Offsets.index(
                         replaced.upperBound, in: stored.body)])
         let new = Array(text.utf8)
-        let same = CommonEnds.of(old, new)
+        let same = CommonPrefixAndSuffix.of(old, new)
         replaced = (replaced.lowerBound + same.prefix)..<(replaced.upperBound - same.suffix)
         text = String(decoding: new.dropFirst(same.prefix).dropLast(same.suffix), as: UTF8.self)
         let start = UTF8Offsets.index(replaced.lowerBound, in: stored.body)

@@ -32,9 +32,9 @@ struct HistoryPanel {
     var top = 0
     /// `NotesApp.commits` when the lists were read; nil: read them at the next draw.
     var commitsSeen: Int?
-    /// What each step touched, in words, and how many rows (`StepWords`), by step id: read for
+    /// What each step touched, in words, and how many rows (`StepSummary`), by step id: read for
     /// the lines shown.
-    var words: [Int64: StepWords.Touched] = [:]
+    var words: [Int64: StepSummary.Touched] = [:]
 
     init(scope: Scope) {
         self.scope = scope

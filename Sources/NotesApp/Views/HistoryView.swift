@@ -53,7 +53,7 @@ enum HistoryView {
                 paneNames[line.stackID] = paneName
                 left = paneName + " · " + left
             }
-            let right = rect.width >= 30 ? StepWords.ago(line.step.date, now: now) + " " : ""
+            let right = rect.width >= 30 ? StepSummary.ago(line.step.date, now: now) + " " : ""
             let rightWidth = DisplayWidth.of(right)
             canvas.put(
                 " " + left, at: lineRect.origin, style: style,

@@ -3,7 +3,7 @@ internal import CSQLite3
 /// A write transaction that began while a `BackgroundCheck` holds commits back
 /// (`DatabaseQueue.holdCommits(until:)`). It remembers what the connection had changed when it
 /// began, so that a transaction that changed nothing commits without waiting for the check.
-struct HeldCommit {
+struct WriteDuringCheck {
     let check: BackgroundCheck
     /// Rows the connection had inserted, updated or deleted (triggers' included) at the start.
     private let changes: Int64

@@ -1,9 +1,9 @@
 import SQLiteDatabase
 import Testing
 
-/// A lockstep feed hands an UPDATE its values from a query read in step with it: every query
+/// A update value feed hands an UPDATE its values from a query read in step with it: every query
 /// row to the row with its key, in order, only where the row holds the expected value exactly.
-@Suite struct LockstepFeedTests {
+@Suite struct UpdateValueFeedTests {
     /// Rows 1...6 of `t(x)`, and `source(k, expected, replacement)` naming all but row 3: text,
     /// real, blob, empty text and empty blob replacements.
     private func fixture() throws -> DatabaseQueue {
@@ -26,9 +26,9 @@ import Testing
 
     private let update = "UPDATE t SET x = feed(rowid, 0, x) WHERE rowid IN (SELECT k FROM source)"
 
-    private func run(_ query: String, _ db: DatabaseQueue) throws -> LockstepFeed.Outcome {
+    private func run(_ query: String, _ db: DatabaseQueue) throws -> UpdateValueFeed.Outcome {
         try db.write { db in
-            let feed = try db.lockstepFeed(named: "feed")
+            let feed = try db.updateValueFeed(named: "feed")
             return try feed.feed(query, []) { try db.execute(update) }
         }
     }
@@ -73,10 +73,10 @@ import Testing
         let db = try fixture()
         let error = #expect(throws: SQLiteError.self) {
             try db.write { db in
-                _ = try db.lockstepFeed(named: "feed")
+                _ = try db.updateValueFeed(named: "feed")
                 try db.execute(update)
             }
         }
-        #expect(error?.message == "a lockstep feed is called outside its UPDATE")
+        #expect(error?.message == "a update value feed is called outside its UPDATE")
     }
 }

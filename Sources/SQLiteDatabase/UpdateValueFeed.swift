@@ -13,9 +13,9 @@ import Foundation
 /// as SQL's `IS` compares them). Any difference fails the call, which aborts the UPDATE. Outside
 /// `feed` the function always fails.
 ///
-/// Registered once per connection (`Database.lockstepFeed(named:)`), so that using it never
+/// Registered once per connection (`Database.updateValueFeed(named:)`), so that using it never
 /// replaces a function, which would make SQLite prepare every cached statement again.
-public final class LockstepFeed {
+public final class UpdateValueFeed {
     /// How a feed ended.
     public enum Outcome: Equatable, Sendable {
         /// Every query row was handed to the UPDATE, in order; their keys.
@@ -39,13 +39,13 @@ public final class LockstepFeed {
         let code = sqlite3_create_function_v2(
             database.handle, name, 3, SQLITE_UTF8, Unmanaged.passRetained(self).toOpaque(),
             { context, _, arguments in
-                let feed = Unmanaged<LockstepFeed>.fromOpaque(sqlite3_user_data(context))
+                let feed = Unmanaged<UpdateValueFeed>.fromOpaque(sqlite3_user_data(context))
                     .takeUnretainedValue()
                 feed.call(context, arguments)
             }, nil, nil,
             { pointer in
                 guard let pointer else { return }
-                Unmanaged<LockstepFeed>.fromOpaque(pointer).release()
+                Unmanaged<UpdateValueFeed>.fromOpaque(pointer).release()
             })
         guard code == SQLITE_OK else { throw database.error(code: code, sql: nil) }
     }
@@ -79,7 +79,8 @@ public final class LockstepFeed {
     private func call(_ context: OpaquePointer?, _ arguments: UnsafeMutablePointer<OpaquePointer?>?)
     {
         guard let statement, let arguments else {
-            return sqlite3_result_error(context, "a lockstep feed is called outside its UPDATE", -1)
+            return sqlite3_result_error(
+                context, "a update value feed is called outside its UPDATE", -1)
         }
         let row = statement.handle
         let key = sqlite3_value_int64(arguments[0])
@@ -95,7 +96,7 @@ public final class LockstepFeed {
         }
         let expected = 1 + 2 * sqlite3_value_int(arguments[1])
         guard expected > 0, expected + 1 < sqlite3_column_count(row) else {
-            return sqlite3_result_error(context, "a lockstep feed has no such column", -1)
+            return sqlite3_result_error(context, "a update value feed has no such column", -1)
         }
         guard Self.identical(arguments[2], sqlite3_column_value(row, expected)) else {
             return fail(.differs, context)
@@ -124,7 +125,7 @@ public final class LockstepFeed {
 
     private func fail(_ outcome: Outcome, _ context: OpaquePointer?) {
         failure = outcome
-        sqlite3_result_error(context, "a row is not as the lockstep feed expects", -1)
+        sqlite3_result_error(context, "a row is not as the update value feed expects", -1)
     }
 
     /// Same storage class and same value: bytes for text and blobs, numbers for the rest.
@@ -157,11 +158,11 @@ public final class LockstepFeed {
 }
 
 extension Database {
-    /// The connection's lockstep feed function `name`, registered on first use.
-    public func lockstepFeed(named name: String) throws -> LockstepFeed {
-        if let feed = lockstepFeeds[name] { return feed }
-        let feed = try LockstepFeed(name: name, database: self)
-        lockstepFeeds[name] = feed
+    /// The connection's update value feed function `name`, registered on first use.
+    public func updateValueFeed(named name: String) throws -> UpdateValueFeed {
+        if let feed = updateValueFeeds[name] { return feed }
+        let feed = try UpdateValueFeed(name: name, database: self)
+        updateValueFeeds[name] = feed
         return feed
     }
 }

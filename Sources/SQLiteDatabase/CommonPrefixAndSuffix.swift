@@ -1,7 +1,7 @@
 /// The longest common start and end of two byte strings, compared eight bytes at a time: what
 /// an edit changed in a text (a splice, a packed value, a chunk of a body), found at memory
 /// speed in texts of megabytes.
-public enum CommonEnds {
+public enum CommonPrefixAndSuffix {
     /// The length of the longest common start of `a` and `b`, then of the longest common end of
     /// what is left (with `endFirst`, the end first, then the start): they never overlap.
     public static func of(

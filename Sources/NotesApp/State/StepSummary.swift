@@ -6,7 +6,7 @@ import SQLiteUndo
 /// What a step touched, in words, for the history panel: "Art 012", "Art 3: Body", "Jane Doe
 /// and 5 articles". Rows that are gone now are named by the values the step logged.
 @MainActor
-enum StepWords {
+enum StepSummary {
     /// The words for `step` of `stack`, and how many rows it wrote.
     static func describe(_ step: UndoStep, of stack: UndoStack, in database: DatabaseQueue)
         throws -> Touched
