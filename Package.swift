@@ -43,16 +43,18 @@ let package = Package(
             name: "notes-bench",
             dependencies: ["SQLiteDatabase", "SQLiteUndo", "NoteStore", "NotesApp", "TerminalUI"]
         ),
-        .testTarget(name: "SQLiteDatabaseTests", dependencies: ["SQLiteDatabase"]),
+        .target(name: "TestSupport", dependencies: ["NoteStore"], path: "Tests/TestSupport"),
+        .testTarget(name: "SQLiteDatabaseTests", dependencies: ["SQLiteDatabase", "TestSupport"]),
         .testTarget(
-            name: "SQLiteUndoTests", dependencies: ["SQLiteUndo"],
+            name: "SQLiteUndoTests", dependencies: ["SQLiteUndo", "TestSupport"],
             swiftSettings: [.define("UndoDiagnostics", .when(traits: ["UndoDiagnostics"]))]
         ),
         .testTarget(name: "UndoableStateTests", dependencies: ["UndoableState"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
-        .testTarget(name: "NoteStoreTests", dependencies: ["NoteStore"]),
-        .testTarget(name: "NotesAppTests", dependencies: ["NotesApp"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["SQLiteDatabase", "notes"]),
+        .testTarget(name: "NoteStoreTests", dependencies: ["NoteStore", "TestSupport"]),
+        .testTarget(name: "NotesAppTests", dependencies: ["NotesApp", "TestSupport"]),
+        .testTarget(
+            name: "EndToEndTests", dependencies: ["SQLiteDatabase", "notes", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

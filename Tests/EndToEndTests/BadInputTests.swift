@@ -1,6 +1,7 @@
 import Foundation
 import NotesApp
 import SQLiteDatabase
+import TestSupport
 import Testing
 
 /// Every bad command line, notebook and terminal `notes` can be given: each ends with a one-line
@@ -10,22 +11,18 @@ import Testing
 /// Notebook problems run in a tmux terminal, because the terminal is checked first: without one,
 /// every run ends with exit code 3 before the notebook is looked at (`noTerminalComesFirst`).
 @Suite(.serialized) final class BadInputTests {
-    let folder: URL
+    let folder: TemporaryFolder
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "notes-bad-input-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        folder = try TemporaryFolder(prefix: "notes-bad-input")
     }
 
-    deinit { try? FileManager.default.removeItem(at: folder) }
-
-    func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+    func path(_ name: String) -> String { folder.path(name) }
 
     /// Every file under the folder with its bytes (folders as empty data with a trailing "/").
     func snapshot() throws -> [String: Data] {
         var files: [String: Data] = [:]
-        let root = folder.path
+        let root = folder.url.path
         guard let walker = FileManager.default.enumerator(atPath: root) else { return [:] }
         while let name = walker.nextObject() as? String {
             var isFolder: ObjCBool = false

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Selection, the clipboard and find in the real program, as a micro or nano user presses them:

@@ -1,9 +1,19 @@
 import Foundation
 import SQLiteDatabase
+import TestSupport
 import Testing
 
 /// `notes` without a terminal: export, help, version.
 @Suite struct CommandLineTests {
+    /// The folder of the test's notebook.
+    let folder: TemporaryFolder
+    /// The test's notebook, not made until the test makes it.
+    var notebook: String { folder.path("notes.db") }
+
+    init() throws {
+        folder = try TemporaryFolder(prefix: "notes-cli")
+    }
+
     struct Result {
         let status: Int32
         let output: String
@@ -27,15 +37,8 @@ import Testing
             errors: String(decoding: err, as: UTF8.self))
     }
 
-    func notebook() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "notes-cli-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder.appendingPathComponent("notes.db").path
-    }
-
     @Test func exportOfAWelcomeNotebook() throws {
-        let path = try notebook()
+        let path = notebook
         let missing = try run(["export", "--db", path, "--format", "markdown"])
         #expect(missing.status == 1)
         #expect(missing.errors == "notes: \(path) does not exist\n")
@@ -60,7 +63,7 @@ import Testing
     /// What another program wrote cannot drive the terminal of whoever prints
     /// the export, and a row of the wrong shape is named and skipped, the rest exported.
     @Test func exportShowsControlCharactersAndSkipsRowsItCannotRead() throws {
-        let path = try notebook()
+        let path = notebook
         try seedWelcome(path)
         // The sqlite3 shell, as another program writes: foreign keys off (its default).
         try TmuxSession.sqlite3(
@@ -100,7 +103,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: path))
         let session = try TmuxSession(
             arguments: ["--db", path],
-            folder: URL(fileURLWithPath: path).deletingLastPathComponent())
+            folder: folder)
         try session.waitFor("Welcome to notes")
         try session.send("C-q")
         try session.waitFor("EXIT=0")
@@ -122,10 +125,10 @@ extension CommandLineTests {
     /// `notes PATH` opens the notebook at PATH, as `notes --db PATH` does, and so does
     /// `notes export PATH`.
     @Test func theNotebookIsTheArgumentThatIsNotAnOption() throws {
-        let path = try notebook()
+        let path = notebook
         let session = try TmuxSession(
             arguments: [path, "--panes", "1"],
-            folder: URL(fileURLWithPath: path).deletingLastPathComponent())
+            folder: folder)
         try session.waitUntil("the notebook's name and its list") { screen in
             let lines = screen.split(separator: "\n").map {
                 $0.trimmingCharacters(in: .whitespaces)
@@ -152,10 +155,9 @@ extension CommandLineTests {
         (["-a.db"], "unknown option '-a.db'"),
     ])
     func oneNotebookAtMost(arguments: [String], message: String) throws {
-        let folder = URL(fileURLWithPath: try notebook()).deletingLastPathComponent()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: TmuxSession.notesBinary)
-        process.currentDirectoryURL = folder
+        process.currentDirectoryURL = folder.url
         process.arguments = arguments
         let errors = Pipe()
         process.standardError = errors
@@ -166,7 +168,7 @@ extension CommandLineTests {
         process.waitUntilExit()
         #expect(process.terminationStatus == 2)
         #expect(text.hasPrefix("notes: \(message)\nusage: notes [PATH]"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == [])
     }
 }
 

@@ -5,6 +5,7 @@ import SQLiteDatabase
 import SQLiteUndo
 import Synchronization
 import TerminalUI
+import TestSupport
 import Testing
 
 /// SIGKILL at random moments while the app edits, undoes and redoes: after each kill the file is
@@ -47,7 +48,7 @@ import Testing
             paneCount: 2)
         app.processPendingEvents()
         ArticleReport.say("READY")
-        var random = SplitMix64(seed: seed)
+        var random = SeededRandom(seed: seed)
         // Bounded, in case the parent is gone: about a minute of keys.
         for step in 1...50_000 {
             backend.enqueue(RandomKeys.next(&random))
@@ -65,12 +66,9 @@ import Testing
         let seed =
             environment["NOTES_CRASH_SEED"].flatMap(UInt64.init) ?? .random(in: 1...1_000_000)
         print("CrashHarnessTests: NOTES_CRASH_SEED=\(seed)")
-        var random = SplitMix64(seed: seed)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "notes-crash-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("notes.db").path
+        var random = SeededRandom(seed: seed)
+        let folder = try TemporaryFolder(prefix: "notes-crash")
+        let path = folder.path("notes.db")
         _ = try NotebookOpener.open(path: path, seed: .welcome, undo: false)
 
         var committedKeys = 0
@@ -308,16 +306,12 @@ enum ArticleReport {
     }
 }
 
-/// SplitMix64 (the notebook's seeded generator): the same numbers for the same seed in every
-/// process.
-typealias SplitMix64 = SeededGenerator
-
 /// Random keys that edit, move, open, close, pick authors ("a" in a list), undo and redo; never
 /// quit or suspend.
 enum RandomKeys {
     static let text: [Character] = ["o", "b", "e", "x", "a", " ", "é", "漢", "😀", "1", "3", "0"]
 
-    static func next(_ random: inout SplitMix64) -> InputEvent {
+    static func next(_ random: inout SeededRandom) -> InputEvent {
         let roll = random.next() % 100
         switch roll {
         case 0..<35: return .key(.character(text[Int(random.next() % UInt64(text.count))]))

@@ -1,16 +1,15 @@
 import Foundation
 import SQLiteDatabase
+import TestSupport
 import Testing
 
 /// The real program in tmux against a real notebook file.
 @Suite(.serialized) struct NotesEndToEndTests {
-    let folder: URL
-    var notebook: String { folder.appendingPathComponent("notes.db").path }
+    let folder: TemporaryFolder
+    var notebook: String { folder.path("notes.db") }
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "notes-e2e-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        folder = try TemporaryFolder(prefix: "notes-e2e")
     }
 
     func titles() throws -> [String] {
@@ -210,7 +209,7 @@ import Testing
     }
 
     @Test func badNotebookIsRefusedUntouched() throws {
-        let path = folder.appendingPathComponent("letter.txt").path
+        let path = folder.path("letter.txt")
         let text = Data("Dear diary, this is not a database.\n".utf8)
         try text.write(to: URL(fileURLWithPath: path))
         let session = try TmuxSession(arguments: ["--db", path], folder: folder)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Runs the real `notes` binary once and reports how it ended: without a terminal (a plain child
 /// process), or in a tmux terminal with its standard error going to a file, so the exact message
@@ -47,10 +48,11 @@ enum NotesRunner {
     ///   - drive: Called with the tmux session's name once `notes` started, to type into it.
     static func inTerminal(
         _ arguments: [String], environment: [String: String] = [:], unsetting: [String] = [],
-        pipingOutput: Bool = false, shellCommands: String = "", folder: URL, width: Int = 100,
+        pipingOutput: Bool = false, shellCommands: String = "", folder: TemporaryFolder,
+        width: Int = 100,
         height: Int = 30, timeout: Double = 20, drive: ((String) throws -> Void)? = nil
     ) throws -> Outcome {
-        let run = folder.appendingPathComponent("run-\(UUID().uuidString.prefix(8))")
+        let run = folder.url.appendingPathComponent("run-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: run, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: run) }
         let file = { (name: String) in

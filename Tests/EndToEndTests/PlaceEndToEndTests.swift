@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteDatabase
+import TestSupport
 import Testing
 
 /// Your place comes back, in the real program: quit with an article open and the cursor inside

@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteDatabase
+import TestSupport
 import Testing
 
 /// Long work with the real program in tmux: deleting an author with 30,000 articles,

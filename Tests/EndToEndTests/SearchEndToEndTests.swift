@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteDatabase
+import TestSupport
 import Testing
 
 /// With the real program in tmux: a word of Chinese is found inside a run of

@@ -1,17 +1,14 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// What `notes` creates is private, and a path is a path: the real binary in a tmux terminal.
 @Suite(.serialized) final class SecurityTests {
-    let folder: URL
+    let folder: TemporaryFolder
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "notes-security-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        folder = try TemporaryFolder(prefix: "notes-security")
     }
-
-    deinit { try? FileManager.default.removeItem(at: folder) }
 
     func permissions(_ path: String) throws -> Int {
         try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int ?? -1
@@ -35,13 +32,13 @@ import Testing
     /// The first run creates `$XDG_DATA_HOME/notes/notes.db`: the folder 0700, the notebook and
     /// its journal files 0600, even with a umask that would let everyone read and write.
     @Test func defaultNotebookAndItsFolderArePrivate() throws {
-        let data = folder.appendingPathComponent("data/deeper").path
+        let data = folder.path("data/deeper")
         let outcome = try NotesRunner.inTerminal(
             [], environment: ["XDG_DATA_HOME": data], shellCommands: "umask 000; ",
             folder: folder, drive: quitOnceOpen)
         #expect(outcome.status == 0, "\(outcome)")
         let notes = data + "/notes"
-        for created in [folder.appendingPathComponent("data").path, data, notes] {
+        for created in [folder.path("data"), data, notes] {
             #expect(try permissions(created) == 0o700, "\(created)")
         }
         #expect(try permissions(notes + "/notes.db") == 0o600)
@@ -53,12 +50,12 @@ import Testing
     /// A path full of shell syntax is one file name: nothing runs, nothing else is created.
     @Test func notebookPathIsUsedAsGivenNeverByAShell() throws {
         let name = "my notes $(touch pwned) `touch pwned2`; touch pwned3 'q' \"d\" *.db"
-        let path = folder.appendingPathComponent(name).path
+        let path = folder.path(name)
         let outcome = try NotesRunner.inTerminal(
-            ["--db", path], shellCommands: "cd \(TmuxSession.shellQuoted(folder.path)); ",
+            ["--db", path], shellCommands: "cd \(TmuxSession.shellQuoted(folder.url.path)); ",
             folder: folder, drive: quitOnceOpen)
         #expect(outcome.status == 0, "\(outcome)")
-        let created = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        let created = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
             .filter { !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }
         #expect(created == [name])
         #expect(try permissions(path) == 0o600)

@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteDatabase
+import TestSupport
 import Testing
 
 /// With the real program in tmux: a pane's selection stays on its

@@ -4,6 +4,7 @@ import NotesApp
 import SQLiteDatabase
 import SQLiteUndo
 import TerminalUI
+import TestSupport
 import Testing
 
 /// Two processes on one notebook at the same time.
@@ -23,17 +24,13 @@ import Testing
     static let seedVariable = "NOTES_TWO_PROCESS_SEED"
     static let goVariable = "NOTES_TWO_PROCESS_GO"
 
-    let folder: URL
+    let folder: TemporaryFolder
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "notes-two-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        folder = try TemporaryFolder(prefix: "notes-two")
     }
 
-    deinit { try? FileManager.default.removeItem(at: folder) }
-
-    var notebook: String { folder.appendingPathComponent("notes.db").path }
+    var notebook: String { folder.path("notes.db") }
 
     // MARK: The writer child
 
@@ -95,7 +92,7 @@ import Testing
         ArticleReport.say("READY")
         while !FileManager.default.fileExists(atPath: go) { usleep(5_000) }
 
-        var random = SplitMix64(seed: seed)
+        var random = SeededRandom(seed: seed)
         var done: [String] = []
         var undone: [String] = []
         // To the start of the body or to its end: a cursor move, which ends the typing run
@@ -211,7 +208,7 @@ import Testing
                 try Notebook.insertArticle(db, title: "Process \(tag)")
             }
         }
-        let go = folder.appendingPathComponent("go").path
+        let go = folder.path("go")
         let children = try startWriters([("alpha", [:]), ("bravo", [:])], seed: seed, go: go)
         _ = FileManager.default.createFile(atPath: go, contents: nil)
         for (tag, child) in children {
@@ -239,8 +236,8 @@ import Testing
             try db.execute("UPDATE articles SET body = '|W|' WHERE id = ?", [.integer(id)])
             return id
         }
-        let go = folder.appendingPathComponent("go").path
-        func undoAll(_ tag: String) -> String { folder.appendingPathComponent("undo-\(tag)").path }
+        let go = folder.path("go")
+        func undoAll(_ tag: String) -> String { folder.path("undo-\(tag)") }
         let shared = [Self.searchVariable: "shared"]
         let children = try startWriters(
             [
@@ -256,7 +253,7 @@ import Testing
             ], seed: seed, go: go)
         _ = FileManager.default.createFile(atPath: go, contents: nil)
         // The other program: its own connection, no undo, a token every few milliseconds.
-        var random = SplitMix64(seed: seed &+ 99)
+        var random = SeededRandom(seed: seed &+ 99)
         var written: [String] = []
         for number in 1...editCount {
             let token = "w\(number) "

@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteDatabase
+import TestSupport
 import Testing
 
 /// The word keys of micro and nano users in the real program: Ctrl-Left and Ctrl-Right move by

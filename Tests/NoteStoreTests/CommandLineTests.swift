@@ -1,6 +1,7 @@
 import Foundation
 import NoteStore
 import SQLiteDatabase
+import TestSupport
 import Testing
 
 /// The notebook file stays usable from the plain `sqlite3` command line, which has none of the

@@ -1,6 +1,7 @@
 import Foundation
 import NoteStore
 import SQLiteDatabase
+import TestSupport
 import Testing
 
 /// Text another program stored with bytes that are not UTF-8: the app reads each ill-formed
@@ -28,7 +29,7 @@ import Testing
     static let words = ["lorem ", "ipsum\n", "é", "😀", "日本", "\t", "x"]
 
     /// About `count` bytes of words with ill-formed sequences between them, as pieces.
-    static func pieces(_ count: Int, _ random: inout SeededGenerator) -> [Piece] {
+    static func pieces(_ count: Int, _ random: inout SeededRandom) -> [Piece] {
         var pieces: [Piece] = []
         var length = 0
         while length < count {
@@ -73,7 +74,7 @@ import Testing
     /// The edit is told from the text as read, by its common start and end: deleting one of
     /// three U+FFFDs in a row deletes the last one's bytes, whichever was meant.
     @Test func randomEditsKeepEveryByteOutsideTheEdit() throws {
-        var random = SeededGenerator(seed: 7)
+        var random = SeededRandom(seed: 7)
         var pieces = Self.pieces(6_000, &random)
         let id = try db.write { try Notebook.insertArticle($0, title: "Bytes", body: "") }
         try storeAsAnotherProgram("body", of: id, pieces.flatMap(\.stored))

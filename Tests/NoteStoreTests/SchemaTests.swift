@@ -1,5 +1,6 @@
 import NoteStore
 import SQLiteDatabase
+import TestSupport
 import Testing
 
 @Suite struct SchemaTests {

@@ -1,4 +1,3 @@
-import Foundation
 import NoteStore
 import SQLiteDatabase
 import Testing
@@ -67,21 +66,6 @@ extension DatabaseQueue {
             }
         }
     }
-}
-
-/// A fresh folder under the system temporary directory, removed when released.
-final class TemporaryFolder {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("notestore-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
 }
 
 /// Whether a timestamp has the notebook's shape: ISO-8601 UTC with milliseconds.

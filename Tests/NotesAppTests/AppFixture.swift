@@ -106,18 +106,3 @@ final class TickingClock: Sendable {
         milliseconds.withLock { $0 += Int64(seconds * 1000) }
     }
 }
-
-/// A notebook path in a fresh temporary folder, removed with the folder when released: for a
-/// fixture another connection (another program) opens too.
-final class TemporaryNotebook {
-    let folder: URL
-    var path: String { folder.appendingPathComponent("notes.db").path }
-
-    init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "notes-app-tests-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: folder) }
-}

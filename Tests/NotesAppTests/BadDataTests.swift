@@ -3,6 +3,7 @@ import NoteStore
 import SQLiteDatabase
 import SQLiteUndo
 import TerminalUI
+import TestSupport
 import Testing
 
 @testable import NotesApp
@@ -10,16 +11,12 @@ import Testing
 /// Data another program wrote into a notebook file: invalid UTF-8, control characters and escape
 /// sequences display safely and can be edited; a 10 MB body opens and scrolls quickly.
 @MainActor @Suite(.serialized) final class BadDataTests {
-    let folder: URL
-    var path: String { folder.appendingPathComponent("notes.db").path }
+    let folder: TemporaryFolder
+    var path: String { folder.path("notes.db") }
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "notes-bad-data-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        folder = try TemporaryFolder(prefix: "notes-bad-data")
     }
-
-    deinit { try? FileManager.default.removeItem(at: folder) }
 
     /// Runs SQL with the `sqlite3` shell, as another program would.
     func shell(_ sql: String) throws {

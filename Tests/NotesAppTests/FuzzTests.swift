@@ -3,6 +3,7 @@ import NoteStore
 import SQLiteDatabase
 import SQLiteUndo
 import TerminalUI
+import TestSupport
 import Testing
 
 @testable import NotesApp
@@ -24,7 +25,7 @@ import Testing
         print("FuzzTests: NOTES_FUZZ_SEED=\(seed)")
         // Fresh sessions in chunks keep the notebook and its history at a realistic size.
         let chunk = 20_000
-        var random = FuzzRandom(seed: seed)
+        var random = SeededRandom(seed: seed)
         for start in stride(from: 0, to: total, by: chunk) {
             let steps = (0..<min(chunk, total - start)).map { _ in FuzzStep.random(&random) }
             let session = try FuzzSession()
@@ -84,8 +85,8 @@ enum FuzzStep: Equatable, CustomStringConvertible {
         .enter, .tab, .backTab, .escape,
     ]
 
-    static func random(_ random: inout FuzzRandom) -> FuzzStep {
-        switch random.below(100) {
+    static func random(_ random: inout SeededRandom) -> FuzzStep {
+        switch random.next(below: 100) {
         case 0..<38: return .event(.key(.character(random.pick(text))))
         case 38..<60: return .event(.key(random.pick(named)))
         case 60..<72:
@@ -94,7 +95,7 @@ enum FuzzStep: Equatable, CustomStringConvertible {
         case 72..<80:
             let key = random.pick(Array("123456789uezymb f<>.,x"))  // no s: suspend
             return .event(.key(.alt(key)))
-        case 80..<83: return .event(.key(.function(random.below(12) + 1)))
+        case 80..<83: return .event(.key(.function(random.next(below: 12) + 1)))
         case 83..<88: return .event(.paste(random.pick(pastes)))
         case 88..<90:
             return .resize(random.pick(sizes))
@@ -102,19 +103,10 @@ enum FuzzStep: Equatable, CustomStringConvertible {
             let kinds: [MouseEvent.Kind] = [
                 .press(.left), .press(.right), .release, .wheelUp, .wheelDown, .drag,
             ]
-            let point = Point(x: random.below(110) - 5, y: random.below(36) - 3)
+            let point = Point(x: random.next(below: 110) - 5, y: random.next(below: 36) - 3)
             return .event(.mouse(MouseEvent(kind: random.pick(kinds), position: point)))
         }
     }
-}
-
-/// The notebook's seeded generator, with the helpers the fuzzer uses.
-typealias FuzzRandom = SeededGenerator
-
-extension SeededGenerator {
-    mutating func below(_ count: Int) -> Int { next(below: count) }
-
-    mutating func pick<T>(_ items: [T]) -> T { items[next(below: items.count)] }
 }
 
 /// The app on the demo notebook (in memory) with undo, on a small headless terminal.

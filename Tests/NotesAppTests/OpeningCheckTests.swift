@@ -4,6 +4,7 @@ import NoteStore
 import SQLiteDatabase
 import SQLiteUndo
 import TerminalUI
+import TestSupport
 import Testing
 
 @testable import NotesApp
@@ -14,7 +15,7 @@ import Testing
 ///
 /// The check here is the test's: it ends when the test says, passing or failing.
 @MainActor @Suite final class OpeningCheckTests {
-    let folder: URL
+    let folder: TemporaryFolder
     let path: String
     let db: DatabaseQueue
     let engine: UndoEngine
@@ -25,10 +26,8 @@ import Testing
     struct Damaged: Error {}
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "notes-opening-check-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        path = folder.appendingPathComponent("notes.db").path
+        folder = try TemporaryFolder(prefix: "notes-opening-check")
+        path = folder.path("notes.db")
         db = try DatabaseQueue(path: path)
         try NoteStoreSchema.migrate(db)
         try db.write { db in
@@ -36,8 +35,6 @@ import Testing
         }
         engine = try UndoEngine(for: db, tables: Article.self, ArticleChunk.self, Author.self)
     }
-
-    deinit { try? FileManager.default.removeItem(at: folder) }
 
     /// Holds the notebook's commits until the test's check ends, and opens the app on it.
     func openApp(checkFails: Bool) throws -> NotesApp {

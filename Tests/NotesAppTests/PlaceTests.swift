@@ -1,6 +1,7 @@
 import NoteStore
 import SQLiteDatabase
 import TerminalUI
+import TestSupport
 import Testing
 
 @testable import NotesApp
@@ -14,9 +15,10 @@ import Testing
     /// Pane 1 on an article, far down its body, then in its title; pane 2 on a search with its
     /// second match selected. The reopened app draws the same screen, cursor included.
     @Test func reopeningPutsEachPaneBackWhereItWas() throws {
-        let notebook = try TemporaryNotebook()
-        defer { withExtendedLifetime(notebook) {} }
-        let first = try AppFixture(articles: 30, path: notebook.path)
+        let folder = try TemporaryFolder(prefix: "notes-app-tests")
+        let path = folder.path("notes.db")
+        defer { withExtendedLifetime(folder) {} }
+        let first = try AppFixture(articles: 30, path: path)
         let lines = (1...40).map { "line \($0)" }.joined(separator: "\n")
         try first.db.write {
             try $0.execute("UPDATE articles SET body = ? WHERE id = 30", [.text(lines)])
@@ -39,7 +41,7 @@ import Testing
         #expect(saved[1].search == "arti 2")
         first.app.savePlaces()
 
-        let second = try AppFixture(articles: 0, path: notebook.path)
+        let second = try AppFixture(articles: 0, path: path)
         #expect(try places(second) == saved)
         #expect(second.screen == first.screen)
         #expect(second.backend.cursor == first.backend.cursor)
@@ -54,9 +56,10 @@ import Testing
     /// whose selected article is gone stays, with the first match selected; and a new article
     /// that SQLite gave a deleted one's id is not taken for it.
     @Test func placesOnArticlesDeletedSinceFallBackToTheList() throws {
-        let notebook = try TemporaryNotebook()
-        defer { withExtendedLifetime(notebook) {} }
-        let first = try AppFixture(path: notebook.path)
+        let folder = try TemporaryFolder(prefix: "notes-app-tests")
+        let path = folder.path("notes.db")
+        defer { withExtendedLifetime(folder) {} }
+        let first = try AppFixture(path: path)
         first.press(.enter)  // article 3, the newest
         first.press(.control("w"), .character("/"))
         first.type("arti")
@@ -72,7 +75,7 @@ import Testing
             try Notebook.deleteArticle(db, id: 2)
         }
 
-        let second = try AppFixture(articles: 0, path: notebook.path)
+        let second = try AppFixture(articles: 0, path: path)
         #expect(second.app.panes[0].mode == .list)
         #expect(second.app.panes[1].query.search == "arti")
         #expect(second.app.panes[1].selectedID == 1)

@@ -2,6 +2,7 @@ import Foundation
 import NoteStore
 import SQLiteDatabase
 import TerminalUI
+import TestSupport
 import Testing
 
 @testable import NotesApp
@@ -23,15 +24,15 @@ import Testing
     }
 
     @Test(arguments: 1...4) func interleavedTypingAndUndoKeepEveryonesText(seed: UInt64) throws {
-        let notebook = try TemporaryNotebook()
-        let path = notebook.path
-        defer { withExtendedLifetime(notebook) {} }
+        let folder = try TemporaryFolder(prefix: "notes-app-tests")
+        let path = folder.path("notes.db")
+        defer { withExtendedLifetime(folder) {} }
         let fixture = try AppFixture(size: Size(width: 120, height: 12), path: path)
         let writer = try DatabaseQueue(path: path)
         try fixture.db.write { try $0.execute("UPDATE articles SET body = '|W|' WHERE id = 3") }
         fixture.press(.enter, .controlHome)  // pane 1: the start
         fixture.press(.control("w"), .enter, .controlEnd)  // pane 2: the end
-        var random = SeededGenerator(seed: seed)
+        var random = SeededRandom(seed: seed)
         var queues: [[Key]] = [[], []]
         var done: [[String]] = [[], []]
         var undone: [[String]] = [[], []]

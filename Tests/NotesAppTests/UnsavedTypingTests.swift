@@ -3,6 +3,7 @@ import Foundation
 import NoteStore
 import SQLiteDatabase
 import TerminalUI
+import TestSupport
 import Testing
 
 @testable import NotesApp
@@ -21,9 +22,9 @@ import Testing
     }
 
     @Test func typingWhileAnotherProgramHoldsTheLockShowsAndIsSavedWhenItIsFree() throws {
-        let notebook = try TemporaryNotebook()
-        let path = notebook.path
-        defer { withExtendedLifetime(notebook) {} }
+        let folder = try TemporaryFolder(prefix: "notes-app-tests")
+        let path = folder.path("notes.db")
+        defer { withExtendedLifetime(folder) {} }
         let fixture = try AppFixture(path: path)
         fixture.press(.enter)  // article 3, the cursor at the start of its body
         let other = try LockHolder(path: path) { db in

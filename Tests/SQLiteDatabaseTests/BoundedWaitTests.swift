@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import SQLiteDatabase
+import TestSupport
 import Testing
 
 /// `write(waitingAtMost:)`: a write that waits a bounded time for another connection's lock,

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import SQLiteDatabase
+import TestSupport
 import Testing
 
 /// `BackgroundCheck` and `DatabaseQueue.holdCommits(until:)`: nothing changes the file before the

@@ -1,6 +1,7 @@
 import Foundation
 import SQLiteDatabase
 import Synchronization
+import TestSupport
 import Testing
 
 final class ChangeRecorder: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteDatabase
+import TestSupport
 import Testing
 
 @Suite struct OpenFileTests {

@@ -1,6 +1,7 @@
 import Foundation
 import SQLiteDatabase
 import SQLiteUndo
+import TestSupport
 import Testing
 
 /// A real process is killed with SIGKILL inside a barrier, between two committed writes.
@@ -35,12 +36,10 @@ import Testing
     }
 
     /// Runs `crashChildWriter` in a child process on a new file, kills it with SIGKILL once it
-    /// is inside its interrupted barrier, and returns the file's path.
-    static func killedChild(scenario: String = "") throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "crash-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let path = folder.appendingPathComponent("notes.db").path
+    /// is inside its interrupted barrier, and returns the folder holding the file, `notes.db`.
+    static func killedChild(scenario: String = "") throws -> TemporaryFolder {
+        let folder = try TemporaryFolder(prefix: "crash")
+        let path = folder.path("notes.db")
 
         let child = Process()
         child.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
@@ -61,7 +60,7 @@ import Testing
         kill(child.processIdentifier, SIGKILL)
         child.waitUntilExit()
         #expect(String(decoding: seen, as: UTF8.self).contains("READY"))
-        return path
+        return folder
     }
 
     static func open(_ path: String) throws -> (DatabaseQueue, UndoEngine) {
@@ -73,8 +72,8 @@ import Testing
     }
 
     @Test func killedInsideABarrierLeavesAConsistentLog() throws {
-        let path = try Self.killedChild()
-        let (db, engine) = try Self.open(path)
+        let folder = try Self.killedChild()
+        let (db, engine) = try Self.open(folder.path("notes.db"))
         let integrity = try db.read { try $0.fetchOne(String.self, "PRAGMA integrity_check") }
         #expect(integrity == "ok")
         // The interrupted barrier's two committed transactions stay, each filed with its log
@@ -100,8 +99,8 @@ import Testing
     /// commits its first change: killed right after it, the file offers to redo nothing, and
     /// the new action undoes.
     @Test func killedAfterANewActionAfterAnUndoKeepsNoRedo() throws {
-        let path = try Self.killedChild(scenario: "afterUndo")
-        let (db, engine) = try Self.open(path)
+        let folder = try Self.killedChild(scenario: "afterUndo")
+        let (db, engine) = try Self.open(folder.path("notes.db"))
         let pane = try engine.stack(id: "pane-1")
         #expect(pane.state == UndoStackState(undo: ["Interrupted"], redo: []))
         try pane.undo()

@@ -1,6 +1,7 @@
 import Foundation
 import SQLiteDatabase
 import SQLiteUndo
+import TestSupport
 import Testing
 
 struct Article: Table {
@@ -107,11 +108,8 @@ extension EngineSetupTests {
     /// not wait for a check of the whole file that a start may run beside it (notes' start took
     /// 130 ms instead of 7 on 100k articles while it rewrote the columns' places).
     @Test func startingOnAFileItKnowsChangesNoRow() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "engine-start-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("items.db").path
+        let folder = try TemporaryFolder(prefix: "engine-start")
+        let path = folder.path("items.db")
         do {
             let db = try DatabaseQueue(path: path)
             try db.write { try $0.execute("CREATE TABLE articles(id INTEGER PRIMARY KEY, title)") }

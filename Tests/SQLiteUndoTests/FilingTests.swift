@@ -1,21 +1,21 @@
 import Foundation
 import SQLiteDatabase
 import SQLiteUndo
+import TestSupport
 import Testing
 
 /// A barrier is filed with its stack in the transaction of its change: another connection sees
 /// the change and its undo entry at the same commit, never one without the other.
 @Suite struct FilingTests {
-    let folder: URL
+    let folder: TemporaryFolder
     let db: DatabaseQueue
     let engine: UndoEngine
     let pane: UndoStack
-    var path: String { folder.appendingPathComponent("notes.db").path }
+    var path: String { folder.path("notes.db") }
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("undo-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        db = try DatabaseQueue(path: folder.appendingPathComponent("notes.db").path)
+        folder = try TemporaryFolder(prefix: "undo")
+        db = try DatabaseQueue(path: folder.path("notes.db"))
         try db.write {
             try $0.execute(
                 """

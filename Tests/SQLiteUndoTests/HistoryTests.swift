@@ -1,6 +1,7 @@
 import Foundation
 import SQLiteDatabase
 import SQLiteUndo
+import TestSupport
 import Testing
 
 /// A stack's history as a list of steps: names, times and the rows
@@ -9,7 +10,7 @@ import Testing
 @Suite struct HistoryTests {
     /// An engine on a file (so a second engine can read it again), with three items.
     struct Notebook {
-        let folder: URL
+        let folder: TemporaryFolder
         let path: String
         var db: DatabaseQueue
         var engine: UndoEngine
@@ -18,10 +19,8 @@ import Testing
         /// - Parameter stamps: with a trigger that writes a tracked row at every change of a
         ///   value, so that replays go row by row and file inverses.
         init(stamps: Bool = true) throws {
-            folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "history-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            path = folder.appendingPathComponent("history.db").path
+            folder = try TemporaryFolder(prefix: "history")
+            path = folder.path("history.db")
             db = try DatabaseQueue(path: path)
             try db.write { db in
                 try db.execute(
@@ -68,7 +67,6 @@ import Testing
 
     @Test func stepsKeepTheirIdsNamesAndTimesThroughUndoRedoAndARestart() throws {
         var notebook = try Notebook()
-        defer { try? FileManager.default.removeItem(at: notebook.folder) }
         let pane = try notebook.engine.stack(id: "pane")
         let other = try notebook.engine.stack(id: "other")
         try notebook.set(1, to: 1, on: pane, "Set A", at: 1_000)
@@ -101,7 +99,7 @@ import Testing
         #expect(Array(pane.history.undo) == [steps[1], steps[2]])
         #expect(Array(pane.history.redo) == [steps[0]])
         // A restart reads the same history from the file.
-        try notebook.db.close()
+        notebook.db.close()
         notebook.db = try DatabaseQueue(path: notebook.path)
         notebook.engine = try UndoEngine(for: notebook.db, tableNames: ["items", "stamps"])
         let reopened = try notebook.engine.stack(id: "pane")
@@ -112,7 +110,6 @@ import Testing
 
     @Test func goingBackAndForwardToAStep() throws {
         let notebook = try Notebook()
-        defer { try? FileManager.default.removeItem(at: notebook.folder) }
         let pane = try notebook.engine.stack(id: "pane")
         for (index, name) in ["One", "Two", "Three", "Four"].enumerated() {
             try notebook.set(
@@ -139,7 +136,6 @@ import Testing
     /// undo restored, so nothing is filed) stops there: the steps after it stay to redo.
     @Test func redoingToAStepThatRestoresNothingStopsThere() throws {
         let notebook = try Notebook(stamps: false)
-        defer { try? FileManager.default.removeItem(at: notebook.folder) }
         let pane = try notebook.engine.stack(id: "pane")
         let other = try notebook.engine.stack(id: "other")
         try notebook.set(1, to: 1, on: pane, "Rate 1", at: 1)
@@ -158,7 +154,6 @@ import Testing
     /// then do, a value an earlier undo of the same run wrote included.
     @Test func previewingUndosNamesWhatAnEarlierUndoOfTheRunWrote() throws {
         let notebook = try Notebook()
-        defer { try? FileManager.default.removeItem(at: notebook.folder) }
         let pane = try notebook.engine.stack(id: "pane")
         let other = try notebook.engine.stack(id: "other")
         try notebook.set(2, to: 1, on: pane, "Rate B", at: 1)
@@ -177,7 +172,6 @@ import Testing
 
     @Test func theHistoryIsBoundedByLevelsOfUndo() throws {
         let notebook = try Notebook()
-        defer { try? FileManager.default.removeItem(at: notebook.folder) }
         let pane = try notebook.engine.stack(id: "pane")
         pane.levelsOfUndo = 3
         for index in 1...5 {
@@ -190,7 +184,6 @@ import Testing
     /// Taking back one past step keeps every later one, and is itself a step Ctrl-Z undoes.
     @Test func takingBackAPastStepKeepsTheLaterOnes() throws {
         let notebook = try Notebook(stamps: false)
-        defer { try? FileManager.default.removeItem(at: notebook.folder) }
         let pane = try notebook.engine.stack(id: "pane")
         try notebook.set(1, to: 1, on: pane, "Rate 1", at: 1)
         try notebook.set(2, to: 2, on: pane, "Rate 2", at: 2)
@@ -214,7 +207,6 @@ import Testing
     /// take-back keeps it, says who changed it, and files nothing.
     @Test func aTakeBackKeepsWhatLaterStepsChanged() throws {
         let notebook = try Notebook(stamps: false)
-        defer { try? FileManager.default.removeItem(at: notebook.folder) }
         let pane = try notebook.engine.stack(id: "pane")
         let other = try notebook.engine.stack(id: "other")
         try notebook.set(1, to: 1, on: pane, "Rate 1", at: 1)
@@ -237,7 +229,6 @@ import Testing
     /// A preview says what a take-back or a going-back would do, and writes nothing.
     @Test func previewsWriteNothingAndSayWhatWouldHappen() throws {
         let notebook = try Notebook(stamps: false)
-        defer { try? FileManager.default.removeItem(at: notebook.folder) }
         let pane = try notebook.engine.stack(id: "pane")
         let other = try notebook.engine.stack(id: "other")
         try notebook.set(1, to: 1, on: pane, "Rate 1", at: 1)
@@ -289,7 +280,6 @@ import Testing
     /// marked; and the values a step's rows held, for naming rows that are gone.
     @Test func aRowsHistoryListsEveryStacksSteps() throws {
         let notebook = try Notebook(stamps: false)
-        defer { try? FileManager.default.removeItem(at: notebook.folder) }
         let pane = try notebook.engine.stack(id: "pane")
         let other = try notebook.engine.stack(id: "other")
         try notebook.set(1, to: 1, on: pane, "Rate 1", at: 1)
@@ -342,7 +332,6 @@ import Testing
     /// log now keeps its highest `seq`, `UndoLogSchema.keepingHighestSeq`.)
     @Test func aChangeToARowAnUndoneDeleteBroughtBackIsNamed() throws {
         let notebook = try Notebook(stamps: false)
-        defer { try? FileManager.default.removeItem(at: notebook.folder) }
         let pane = try notebook.engine.stack(id: "pane")
         let other = try notebook.engine.stack(id: "other")
         let third = try notebook.engine.stack(id: "third")

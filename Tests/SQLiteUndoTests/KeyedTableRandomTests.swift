@@ -1,5 +1,6 @@
 import SQLiteDatabase
 import SQLiteUndo
+import TestSupport
 import Testing
 
 /// Random actions of two stacks on a table keyed by text compared without case ("Todo" and

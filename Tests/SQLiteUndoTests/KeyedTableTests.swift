@@ -1,6 +1,7 @@
 import Foundation
 import SQLiteDatabase
 import SQLiteUndo
+import TestSupport
 import Testing
 
 /// Tables keyed otherwise than by an `INTEGER PRIMARY KEY` (a text key, a key of several
@@ -310,11 +311,8 @@ import Testing
     /// The numbers are kept in the file: after a restart the history still names the rows, and
     /// a migration that changes the key numbers the rows anew instead of failing.
     @Test func theNumbersSurviveARestartAndAChangedKey() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "keyed-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("keyed.db").path
+        let folder = try TemporaryFolder(prefix: "keyed")
+        let path = folder.path("keyed.db")
         do {
             let db = try DatabaseQueue(path: path)
             defer { db.close() }

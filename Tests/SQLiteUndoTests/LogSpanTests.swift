@@ -1,6 +1,7 @@
 import Foundation
 import SQLiteDatabase
 import SQLiteUndo
+import TestSupport
 import Testing
 
 /// A barrier's log rows are read by its span of `seq` (the log has no index on `barrier`): the
@@ -69,10 +70,8 @@ import Testing
     /// log's `barrier` and one on the barriers' stacks, no spans, no order of flips) keeps its
     /// history: spans are read from the log once, and the indexes are dropped.
     @Test func historyOfAFileWithoutSpansStaysUndoable() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "undo-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let path = folder.appendingPathComponent("old.db").path
+        let folder = try TemporaryFolder(prefix: "undo")
+        let path = folder.path("old.db")
         let open = { () throws -> (DatabaseQueue, UndoEngine) in
             let db = try DatabaseQueue(path: path)
             try db.write {
@@ -153,10 +152,8 @@ import Testing
     /// A file whose exact undos flipped entries before flips had an order: the migration numbers
     /// them by when they took effect (ties by id), and the next flip comes after them.
     @Test func flipsOfAFileWithoutTheirOrderAreNumbered() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "undo-\(UUID()).db"
-        ).path
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let folder = try TemporaryFolder(prefix: "undo")
+        let path = folder.path("undo.db")
         let open = { () throws -> (DatabaseQueue, UndoEngine) in
             let db = try DatabaseQueue(path: path)
             try db.write {

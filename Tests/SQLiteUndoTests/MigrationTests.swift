@@ -1,6 +1,7 @@
 import Foundation
 import SQLiteDatabase
 import SQLiteUndo
+import TestSupport
 import Testing
 
 /// Migrations of tracked tables with the engine installed, and older history after them.
@@ -111,11 +112,8 @@ import Testing
     /// is recognised from the columns the file records (their places and types), so older
     /// history undoes into the renamed column; a column dropped meanwhile is forgotten.
     @Test func renamesAndDropsMadeWhileNoEngineRanKeepTheirHistory() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "migration-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("items.db").path
+        let folder = try TemporaryFolder(prefix: "migration")
+        let path = folder.path("items.db")
         func rows(_ db: DatabaseQueue) throws -> [[SQLiteValue]] {
             try db.read { try $0.fetchAll(Row.self, "SELECT * FROM items").map(\.values) }
         }

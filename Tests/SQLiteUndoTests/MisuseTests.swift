@@ -1,6 +1,7 @@
 import Foundation
 import SQLiteDatabase
 import SQLiteUndo
+import TestSupport
 import Testing
 
 /// Tables given to the engine the wrong way: refused with a typed error that touches nothing, or
@@ -69,11 +70,8 @@ import Testing
 
     /// Another connection to a file with history cannot track the log that holds it.
     @Test func theLogOfAFileWithHistoryIsRefused() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "undo-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("misuse.db").path
+        let folder = try TemporaryFolder(prefix: "undo")
+        let path = folder.path("misuse.db")
         let first = try DatabaseQueue(path: path)
         try first.write { try $0.execute("CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT)") }
         let engine = try UndoEngine(for: first, tableNames: ["items"])

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SQLiteUndo
@@ -99,6 +100,9 @@ import Testing
             seed: seed, rowsWorthSuspendingCapture: rowsWorthSuspendingCapture,
             features: features
                 ?? ModelSchema.Feature.enabled(without: environment["UNDO_MODEL_WITHOUT"]))
+        // A run that fails, or throws, keeps its database, for a look.
+        var passed = false
+        defer { if !passed { run.folder.keep() } }
         // The most log rows seen packed at once (long bodies typed into): the run covers them.
         var packedRows = 0
         for step in 0..<operations {
@@ -123,11 +127,12 @@ import Testing
             guard let mismatch else { continue }
             let message =
                 "seed \(seed), step \(step) (\(described)): \(mismatch). "
-                + "Rerun with UNDO_MODEL_SEED=\(seed); the database is in \(run.folder.path)"
+                + "Rerun with UNDO_MODEL_SEED=\(seed); the database is in \(run.folder.url.path)"
             Issue.record(Comment(rawValue: message))
             return
         }
         if operations >= 1000, run.features.contains(.longBodies) { #expect(packedRows > 0) }
-        run.remove()
+        passed = true
+        run.close()
     }
 }

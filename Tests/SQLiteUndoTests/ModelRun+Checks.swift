@@ -197,9 +197,9 @@ extension ModelRun {
     /// Undoes up to 40 of a random stack's actions, then redoes as many: the tables must be
     /// back exactly as before (and match the model on the way).
     mutating func roundTrip() throws -> String? {
-        let stackID = Self.stackIDs[random.below(Self.stackIDs.count)]
+        let stackID = Self.stackIDs[random.next(below: Self.stackIDs.count)]
         let registered = model.undo[stackID, default: []].filter { !$0.isOpen }.count
-        let count = min(registered, 1 + random.below(40))
+        let count = min(registered, 1 + random.next(below: 40))
         let before = try snapshot()
         let redoCount = model.redo[stackID, default: []].count
         var undone = 0

@@ -11,9 +11,9 @@ extension ModelRun {
         -> String
     {
         guard let rowid = existingRowid() else { return "skip" }
-        switch random.below(8) {
+        switch random.next(below: 8) {
         case 0, 1:
-            return try takeCode(into: rowid, replacing: random.below(2) == 0, &barrier)
+            return try takeCode(into: rowid, replacing: random.next(below: 2) == 0, &barrier)
         case 2:
             return try insertOver(rowid, replacing: true, &barrier)
         case 3:
@@ -38,7 +38,7 @@ extension ModelRun {
             $0.key != rowid && ($0.value.values["code"] ?? .null) != .null
         }.keys.sorted()
         guard !holders.isEmpty else { return "skip" }
-        let holder = holders[random.below(holders.count)]
+        let holder = holders[random.next(below: holders.count)]
         let code = model.row("t", holder)?["code"] ?? .null
         let clause = replacing ? "REPLACE" : "IGNORE"
         try db.write {
@@ -81,7 +81,7 @@ extension ModelRun {
         throws -> String
     {
         let body = value(for: "body")
-        let updating = random.below(2) == 0
+        let updating = random.next(below: 2) == 0
         try db.write {
             try $0.execute(
                 "INSERT INTO t(id, body) VALUES (?, ?) ON CONFLICT(id) "
@@ -129,7 +129,7 @@ extension ModelRun {
     private mutating func insertAtNegativeRowid(_ barrier: inout ReferenceModel.BarrierRecord?)
         throws -> String
     {
-        let rowid = -1 - Int64(random.below(3))
+        let rowid = -1 - Int64(random.next(below: 3))
         guard model.row("t", rowid) == nil else { return "skip" }
         let (columns, values) = newItem()
         try db.write {

@@ -7,7 +7,7 @@ import SQLiteDatabase
 extension ModelRun {
     mutating func existingRowid() -> Int64? {
         let keys = model.tables["t", default: [:]].keys.sorted()
-        return keys.isEmpty ? nil : keys[random.below(keys.count)]
+        return keys.isEmpty ? nil : keys[random.next(below: keys.count)]
     }
 
     /// A value for a column of `t`: a parent (or none), a fresh code (or none), words, or any
@@ -16,30 +16,32 @@ extension ModelRun {
         switch column {
         case "parentId":
             let parents = ModelSchema.parentIDs
-            return random.below(5) == 0 ? .null : .integer(parents[random.below(parents.count)])
+            return random.next(below: 5) == 0
+                ? .null : .integer(parents[random.next(below: parents.count)])
         case "code":
-            guard random.below(4) != 0 else { return .null }
+            guard random.next(below: 4) != 0 else { return .null }
             nextCode += 1
             return .text("k\(nextCode)")
         case "qty":
-            return .integer(Int64(random.below(5)))
+            return .integer(Int64(random.next(below: 5)))
         case "body":
-            guard random.below(8) != 0 else { return .null }
-            let words = (0...random.below(3)).map { _ in Self.words[random.below(Self.words.count)]
+            guard random.next(below: 8) != 0 else { return .null }
+            let words = (0...random.next(below: 3)).map { _ in
+                Self.words[random.next(below: Self.words.count)]
             }
             // A long body too, so that typing into it is kept packed (`PackedChange`).
             let start =
-                features.contains(.longBodies) && random.below(3) == 0 ? [Self.longText] : []
+                features.contains(.longBodies) && random.next(below: 3) == 0 ? [Self.longText] : []
             return .text((start + words).joined(separator: " "))
         default:
-            return Self.pool[random.below(Self.pool.count)]
+            return Self.pool[random.next(below: Self.pool.count)]
         }
     }
 
     /// One random write.
     mutating func write(_ barrier: inout ReferenceModel.BarrierRecord?) throws -> String {
         // Few rows, so that stacks often touch the same ones; deletes take over when it grows.
-        var choice = random.below(features.contains(.conflictClauses) ? 15 : 13)
+        var choice = random.next(below: features.contains(.conflictClauses) ? 15 : 13)
         let count = model.tables["t", default: [:]].count
         if count > 24, choice < 3 { choice = 9 }
         if choice < 3 || count < 2 { return try insert(&barrier, reusing: choice == 0) }
@@ -48,7 +50,7 @@ extension ModelRun {
         case 3...5:
             let content = model.contentColumns
             var set: ReferenceModel.Values = [:]
-            for column in content where random.below(3) == 0 || set.isEmpty && column == "c" {
+            for column in content where random.next(below: 3) == 0 || set.isEmpty && column == "c" {
                 set[column] = value(for: column)
             }
             if set.isEmpty { set["body"] = value(for: "body") }
@@ -61,8 +63,8 @@ extension ModelRun {
             return "move \(rowid) to \(target)"
         case 7:
             let parents = ModelSchema.parentIDs
-            let parent = parents[random.below(parents.count)]
-            let locks = features.contains(.lockedParents) && random.below(2) == 0
+            let parent = parents[random.next(below: parents.count)]
+            let locks = features.contains(.lockedParents) && random.next(below: 2) == 0
             let name: SQLiteValue = .text("\(locks ? "locked" : "parent") \(nextCode)")
             nextCode += 1
             try db.write {
@@ -80,7 +82,7 @@ extension ModelRun {
             deletedRowids.append(rowid)
             return "delete \(rowid)"
         case 10...11 where features.contains(.codes):
-            return try rotateCodes(count: 2 + random.below(2), &barrier)
+            return try rotateCodes(count: 2 + random.next(below: 2), &barrier)
         case 12 where features.contains(.keys):
             return try swapKeys(&barrier)
         case 13...14:
@@ -95,7 +97,7 @@ extension ModelRun {
     {
         var rowid = nextRowid
         if reusing, !deletedRowids.isEmpty {
-            rowid = deletedRowids.remove(at: random.below(deletedRowids.count))
+            rowid = deletedRowids.remove(at: random.next(below: deletedRowids.count))
             if model.row("t", rowid) != nil { return "skip" }
         } else {
             nextRowid += 1
@@ -125,7 +127,7 @@ extension ModelRun {
                 + [.integer(update.rowid)]
             return ("UPDATE t SET \(assignments.joined(separator: ", ")) WHERE id = ?", arguments)
         }
-        if random.below(2) == 0 {
+        if random.next(below: 2) == 0 {
             try db.write { db in
                 for (sql, arguments) in statements { try db.execute(sql, arguments) }
             }
@@ -149,7 +151,7 @@ extension ModelRun {
         guard coded.count >= count else { return "skip" }
         var rows: [Int64] = []
         while rows.count < count {
-            let rowid = coded[random.below(coded.count)]
+            let rowid = coded[random.next(below: coded.count)]
             if !rows.contains(rowid) { rows.append(rowid) }
         }
         let codes = rows.map { model.row("t", $0)?["code"] ?? .null }

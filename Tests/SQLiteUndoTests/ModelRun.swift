@@ -1,6 +1,7 @@
 import Foundation
 import SQLiteDatabase
 import Synchronization
+import TestSupport
 
 @testable import SQLiteUndo
 
@@ -28,7 +29,7 @@ struct ModelRun {
     }
 
     var random: SeededRandom
-    let folder: URL
+    let folder: TemporaryFolder
     var db: DatabaseQueue
     var engine: UndoEngine
     var model: ReferenceModel
@@ -55,21 +56,20 @@ struct ModelRun {
     init(seed: UInt64, rowsWorthSuspendingCapture: Int, features: Set<ModelSchema.Feature>) throws {
         self.features = features
         random = SeededRandom(seed: seed)
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("model-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        folder = try TemporaryFolder(prefix: "model")
         self.rowsWorthSuspendingCapture = rowsWorthSuspendingCapture
         clock = Clock(now)
         model = ModelSchema.initialModel(now: now, features: features)
-        let created = try DatabaseQueue(path: folder.appendingPathComponent("model.db").path)
+        let created = try DatabaseQueue(path: folder.path("model.db"))
         try created.write { [now] in try ModelSchema.create($0, now: now, features: features) }
         created.close()
         (db, engine) = try Self.open(folder, rowsWorthSuspendingCapture, clock)
     }
 
-    static func open(_ folder: URL, _ rowsWorthSuspendingCapture: Int, _ clock: Clock) throws
-        -> (DatabaseQueue, UndoEngine)
-    {
-        let db = try DatabaseQueue(path: folder.appendingPathComponent("model.db").path)
+    static func open(
+        _ folder: TemporaryFolder, _ rowsWorthSuspendingCapture: Int, _ clock: Clock
+    ) throws -> (DatabaseQueue, UndoEngine) {
+        let db = try DatabaseQueue(path: folder.path("model.db"))
         // A row an `OR REPLACE` deletes fires the delete triggers (which keep the FTS5 index).
         try db.write { try $0.execute("PRAGMA recursive_triggers = ON") }
         let engine = try UndoEngine(
@@ -80,10 +80,10 @@ struct ModelRun {
     }
 
     mutating func step() throws -> String {
-        if random.below(2) == 0 { try advanceClock() }
-        let stackID = Self.stackIDs[random.below(4)]
+        if random.next(below: 2) == 0 { try advanceClock() }
+        let stackID = Self.stackIDs[random.next(below: 4)]
         let stack = try engine.stack(id: stackID)
-        switch random.below(100) {
+        switch random.next(below: 100) {
         case 30..<40 where features.contains(.typing):
             return try typingRun(on: stack)
         case 40..<45 where features.contains(.untracked):
@@ -92,7 +92,7 @@ struct ModelRun {
         case 45..<47 where features.contains(.untracked):
             return try writeWithUndoDisabled()
         case 0..<47:
-            return try barrier(on: stack, nested: random.below(8) == 0)
+            return try barrier(on: stack, nested: random.next(below: 8) == 0)
         case 47..<52 where features.contains(.history):
             return try takeBack()
         case 52..<54 where features.contains(.history):
@@ -101,20 +101,19 @@ struct ModelRun {
             return try replay(stackID, undoing: true).described
         case 72..<74 where features.contains(.history):
             return try replayToAStep(undoing: false)
-        case 72..<100 where random.below(2000) == 0:
+        case 72..<100 where random.next(below: 2000) == 0:
             try reopen()
             return "reopen"
-        case 72..<100 where random.below(2000) == 0:
+        case 72..<100 where random.next(below: 2000) == 0:
             return try migrate()
         default:
             return try replay(stackID, undoing: false).described
         }
     }
 
-    /// Closes the database and deletes its folder (a failed run keeps it, for a look).
-    func remove() {
+    /// Closes the database; its folder goes with the run, unless kept (`folder.keep()`).
+    func close() {
         db.close()
-        try? FileManager.default.removeItem(at: folder)
     }
 
     mutating func reopen() throws {
@@ -126,7 +125,7 @@ struct ModelRun {
 
     /// Moves the test's clock (the `clock` table, untracked, and the engine's clock).
     mutating func advanceClock() throws {
-        now += Self.clockSteps[random.below(Self.clockSteps.count)]
+        now += Self.clockSteps[random.next(below: Self.clockSteps.count)]
         clock.now.withLock { [now] in $0 = now }
         try db.write { [now] in try $0.execute("UPDATE clock SET now = ?", [.integer(now)]) }
     }
@@ -142,11 +141,11 @@ struct ModelRun {
         // until then an undo or redo between its writes passes it by.
         try withUndoStack(stack) {
             try undoable("B") {
-                for _ in 0..<(1 + random.below(3)) {
+                for _ in 0..<(1 + random.next(below: 3)) {
                     described.append(try write(&record))
                     if let record { model.file(record, on: stack.id, at: now) }
-                    if random.below(3) == 0 { try advanceClock() }
-                    if random.below(12) == 0 { described.append(try replayMeanwhile()) }
+                    if random.next(below: 3) == 0 { try advanceClock() }
+                    if random.next(below: 12) == 0 { described.append(try replayMeanwhile()) }
                 }
                 if nested {
                     try undoable("Inner") { described.append("[" + (try write(&inner)) + "]") }
@@ -173,11 +172,11 @@ struct ModelRun {
     /// typing into, or editing, the same row.
     mutating func typingRun(on stack: UndoStack) throws -> String {
         var described: [String] = []
-        for index in 0..<(1 + random.below(4)) {
-            if index > 0, random.below(2) == 0 { try advanceClock() }
-            if index > 0, random.below(4) == 0, let rowid = typing[stack.id] {
-                let other = try engine.stack(id: Self.stackIDs[random.below(4)])
-                if random.below(2) == 0 {
+        for index in 0..<(1 + random.next(below: 4)) {
+            if index > 0, random.next(below: 2) == 0 { try advanceClock() }
+            if index > 0, random.next(below: 4) == 0, let rowid = typing[stack.id] {
+                let other = try engine.stack(id: Self.stackIDs[random.next(below: 4)])
+                if random.next(below: 2) == 0 {
                     typing[other.id] = rowid
                     described.append("(" + (try type(on: other)) + ")")
                 } else {
@@ -206,20 +205,20 @@ struct ModelRun {
     /// keep that stack's next step from merging.
     mutating func type(on stack: UndoStack) throws -> String {
         var rowid = typing[stack.id]
-        if random.below(4) == 0 { rowid = typing[Self.stackIDs[random.below(4)]] }
-        if rowid.map({ model.row("t", $0) == nil }) ?? true || random.below(10) == 0 {
+        if random.next(below: 4) == 0 { rowid = typing[Self.stackIDs[random.next(below: 4)]] }
+        if rowid.map({ model.row("t", $0) == nil }) ?? true || random.next(below: 10) == 0 {
             rowid = existingRowid()
         }
         guard let rowid, let old = model.row("t", rowid) else { return "skip" }
         typing[stack.id] = rowid
         let key = "t\(rowid).body"
-        var text = Self.words[random.below(Self.words.count)]
+        var text = Self.words[random.next(below: Self.words.count)]
         if case .text(let typed) = old["body"] {
             if features.contains(.longBodies) {
                 // At the start, in the middle or at the end.
                 var words = typed.split(separator: " ", omittingEmptySubsequences: false).map(
                     String.init)
-                words.insert(text, at: random.below(words.count + 1))
+                words.insert(text, at: random.next(below: words.count + 1))
                 text = words.joined(separator: " ")
             } else {
                 text = typed + " " + text
@@ -254,7 +253,7 @@ struct ModelRun {
     mutating func writeWithUndoDisabled() throws -> String {
         var none: ReferenceModel.BarrierRecord?
         var described = ""
-        let inBarrier = random.below(2) == 0
+        let inBarrier = random.next(below: 2) == 0
         try withUndoDisabled {
             if inBarrier {
                 try undoable("Disabled") { described = try write(&none) }
@@ -325,9 +324,9 @@ struct ModelRun {
 
     /// An undo or redo on a random stack while a barrier runs.
     mutating func replayMeanwhile() throws -> String {
-        if random.below(2) == 0 { try advanceClock() }
-        let stackID = Self.stackIDs[random.below(4)]
-        return "(" + (try replay(stackID, undoing: random.below(2) == 0).described) + ")"
+        if random.next(below: 2) == 0 { try advanceClock() }
+        let stackID = Self.stackIDs[random.next(below: 4)]
+        return "(" + (try replay(stackID, undoing: random.next(below: 2) == 0).described) + ")"
     }
 
     // MARK: History
@@ -340,7 +339,7 @@ struct ModelRun {
             let steps = undoing ? stack.history.undo : stack.history.redo
             if !steps.isEmpty { lists.append((stack, steps)) }
         }
-        return lists.isEmpty ? nil : lists[random.below(lists.count)]
+        return lists.isEmpty ? nil : lists[random.next(below: lists.count)]
     }
 
     /// Takes back a random past step of a random stack (`UndoStack.revert`): often one of the
@@ -353,12 +352,13 @@ struct ModelRun {
         guard let (owner, steps) = try stackWithSteps(undoing: true) else {
             return "take back: no stack has a step"
         }
-        let reach = [3, 40, steps.count][random.below(3)]
-        let depth = random.below(min(steps.count, reach))
+        let reach = [3, 40, steps.count][random.next(below: 3)]
+        let depth = random.next(below: min(steps.count, reach))
         let step = steps[depth]
         let taker =
-            random.below(4) == 0 ? try engine.stack(id: Self.stackIDs[random.below(4)]) : owner
-        let previewing = random.below(4) == 0
+            random.next(below: 4) == 0
+            ? try engine.stack(id: Self.stackIDs[random.next(below: 4)]) : owner
+        let previewing = random.next(below: 4) == 0
         nextRecordID += 1
         // Conflicts are read in the model as it was when the take-back began (see `replay`).
         let before = model
@@ -419,7 +419,7 @@ struct ModelRun {
         guard let (stack, steps) = try stackWithSteps(undoing: undoing) else {
             return "\(verb) to a step: no stack has one"
         }
-        let depth = random.below(min(steps.count, random.below(4) == 0 ? 40 : 8))
+        let depth = random.next(below: min(steps.count, random.next(below: 4) == 0 ? 40 : 8))
         let step = steps[depth]
         // Undo to a step: the ones above it; redo to a step: it and the ones before it.
         let count = undoing ? depth : depth + 1
@@ -437,7 +437,7 @@ struct ModelRun {
         let described =
             "\(verb) to \(step.name) (\(depth) from the top, \(count) \(verb)s) on \(stack.id)"
         var preview: [UndoEvent]?
-        if undoing, random.below(4) == 0 {
+        if undoing, random.next(below: 4) == 0 {
             do {
                 preview = try stack.previewUndo(to: step).compactMap { try byModelIDs($0) }
             } catch {
@@ -488,24 +488,24 @@ struct ModelRun {
         var sql: String
         var described: String
         var columns = model.columns["t", default: []]
-        switch plain.count < 2 ? 0 : random.below(3) {
+        switch plain.count < 2 ? 0 : random.next(below: 3) {
         case 0:
             let column = "x\(nextColumn)"
             let defaults: [(String, SQLiteValue)] = [("NULL", .null), ("7", 7), ("'d'", "d")]
-            let (literal, value) = defaults[random.below(defaults.count)]
+            let (literal, value) = defaults[random.next(below: defaults.count)]
             sql = "ALTER TABLE t ADD COLUMN \(column) DEFAULT \(literal)"
             model.addColumn(column, to: "t", default: value)
             columns.append(column)
             described = "add column \(column) default \(literal)"
         case 1:
-            let old = plain[random.below(plain.count)]
+            let old = plain[random.next(below: plain.count)]
             let new = "r\(nextColumn)"
             sql = "ALTER TABLE t RENAME COLUMN \(old) TO \(new)"
             model.renameColumn(old, to: new, in: "t")
             columns = columns.map { $0 == old ? new : $0 }
             described = "rename column \(old) to \(new)"
         default:
-            let column = plain[random.below(plain.count)]
+            let column = plain[random.next(below: plain.count)]
             sql = "ALTER TABLE t DROP COLUMN \(column)"
             model.dropColumn(column, from: "t")
             columns = columns.filter { $0 != column }
@@ -517,32 +517,16 @@ struct ModelRun {
             try db.execute(sql)
             if stamps { try db.execute(ModelSchema.createStampTriggerSQL(columns: columns)) }
         }
-        guard random.below(2) == 0 else {
+        guard random.next(below: 2) == 0 else {
             try engine.migrate(body)
             return "migration: " + described
         }
         // Another program's migration (or the app's, before it opens its engine).
         db.close()
-        let other = try DatabaseQueue(path: folder.appendingPathComponent("model.db").path)
+        let other = try DatabaseQueue(path: folder.path("model.db"))
         try other.write(body)
         other.close()
         try reopen()
         return "migration while no engine ran: " + described
     }
-}
-
-/// A small, fast, seedable generator (SplitMix64), so a failing run can be replayed exactly.
-struct SeededRandom {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteDatabase
+import TestSupport
 import Testing
 
 @testable import SQLiteUndo
@@ -328,11 +329,8 @@ import Testing
 
     /// Packed history is in the file: a new engine on it undoes and redoes exactly.
     @Test func packedHistoryUndoesAfterAReopen() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "packed-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("packed.db").path
+        let folder = try TemporaryFolder(prefix: "packed")
+        let path = folder.path("packed.db")
         let base = Self.longText
         do {
             let db = try DatabaseQueue(path: path)

@@ -1,15 +1,15 @@
 import Foundation
 import SQLiteDatabase
 import SQLiteUndo
+import TestSupport
 import Testing
 
 @Suite struct PersistenceTests {
-    let folder: URL
-    var path: String { folder.appendingPathComponent("notes.db").path }
+    let folder: TemporaryFolder
+    var path: String { folder.path("notes.db") }
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("undo-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        folder = try TemporaryFolder(prefix: "undo")
     }
 
     func open() throws -> (DatabaseQueue, UndoEngine) {

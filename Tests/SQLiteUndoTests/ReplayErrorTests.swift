@@ -1,22 +1,21 @@
 import Foundation
 import SQLiteDatabase
 import SQLiteUndo
+import TestSupport
 import Testing
 
 /// A replay that fails because of SQLite keeps SQLite's error matchable.
 @Suite struct ReplayErrorTests {
-    let folder: URL
-    var path: String { folder.appendingPathComponent("busy.db").path }
+    let folder: TemporaryFolder
+    var path: String { folder.path("busy.db") }
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("undo-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        folder = try TemporaryFolder(prefix: "undo")
     }
 
     /// Another connection holds the write lock: the undo fails with `SQLiteError.busy` inside
     /// its `UndoError`, changes nothing, and works once the lock is released.
     @Test func aBusyFileStillMatchesSQLiteErrorBusy() throws {
-        defer { try? FileManager.default.removeItem(at: folder) }
         let db = try DatabaseQueue(path: path)
         defer { db.close() }
         try db.write { try $0.execute("CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT)") }

@@ -1,5 +1,5 @@
-import NoteStore
 import TerminalUI
+import TestSupport
 import Testing
 
 @testable import NotesApp
@@ -16,7 +16,7 @@ import Testing
 
     @Test(arguments: [1, 2, 3, 4])
     func randomEditsKeepTheLayoutExact(seed: UInt64) {
-        var random = SeededGenerator(seed: seed)
+        var random = SeededRandom(seed: seed)
         var buffer = EditorBuffer(text: "", viewport: Size(width: 7, height: 3))
         for step in 0..<400 {
             apply(randomOperation(&random, buffer), to: &buffer, &random)
@@ -25,7 +25,7 @@ import Testing
     }
 
     @Test func randomEditsInLinesLongerThanAPieceKeepTheLayoutExact() {
-        var random = SeededGenerator(seed: 9)
+        var random = SeededRandom(seed: 9)
         // 36 KB each: one is cut after spaces, the other has no space to cut after.
         let words = String(repeating: "word 漢字 e\u{301}😀 ", count: 1_800)
         let ideographs = String(repeating: "漢字", count: 6_000)
@@ -55,7 +55,7 @@ import Testing
         case click(row: Int, column: Int), wheel(Int), resize(Size), replaceText
     }
 
-    func randomOperation(_ random: inout SeededGenerator, _ buffer: EditorBuffer) -> Operation {
+    func randomOperation(_ random: inout SeededRandom, _ buffer: EditorBuffer) -> Operation {
         switch Int.random(in: 0..<22, using: &random) {
         case 0..<6:
             let count = Int.random(in: 1...4, using: &random)
@@ -86,7 +86,7 @@ import Testing
     }
 
     func apply(
-        _ operation: Operation, to buffer: inout EditorBuffer, _ random: inout SeededGenerator
+        _ operation: Operation, to buffer: inout EditorBuffer, _ random: inout SeededRandom
     ) {
         switch operation {
         case .insert(let text): buffer.insert(text)
