@@ -1,5 +1,5 @@
-/// Sizes and repetition counts of a run: the full run that BENCHMARKS.md's targets are read at, or
-/// a quick smoke run.
+/// Sizes and repetition counts of a run: the full run that BENCHMARKS.md's targets are read at,
+/// CI's check of the targets, or a quick smoke run.
 struct BenchConfig {
     /// Rows of the articles-like table of the capture, undo and 1-row measures.
     let rows: Int
@@ -46,6 +46,15 @@ struct BenchConfig {
         historyRepetitions: 101, bigNotebook: 100_000, startRepetitions: 9, keyRepetitions: 61,
         undoRepetitions: 15, longBody: 1_000_000, typedCharacters: 1000, memoryRepetitions: 3,
         boundedBarriers: 10_000, revertDepth: 10_000, bigActionArticles: 100_000,
+        bigActionRepetitions: 3)
+
+    /// CI's check of the targets (`--check`): the sizes at which each ratio reads as in the
+    /// full run, with fewer repetitions (a miss is measured again anyway): a minute or two.
+    static let check = BenchConfig(
+        rows: 10_000, bulkRepetitions: 7, singleRowRepetitions: 200, longHistory: 10_000,
+        historyRepetitions: 51, bigNotebook: 20_000, startRepetitions: 7, keyRepetitions: 31,
+        undoRepetitions: 7, longBody: 1_000_000, typedCharacters: 1000, memoryRepetitions: 1,
+        boundedBarriers: 10_000, revertDepth: 5_000, bigActionArticles: 10_000,
         bigActionRepetitions: 3)
 
     static let quick = BenchConfig(

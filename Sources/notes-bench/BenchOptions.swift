@@ -19,14 +19,19 @@ struct BenchOptions: Equatable {
     var json = false
     /// Only these groups of measures (all when empty): for profiling one of them.
     var groups: Set<BenchGroup> = []
+    /// Fail (exit code 1) when a row misses its target every time it is measured
+    /// (`TargetCheck`).
+    var check = false
 
     static let peakMemoryChildFlag = "--peak-memory-child"
 
     static let usage = """
-        usage: notes-bench [--quick] [--json] [--only GROUP]...
+        usage: notes-bench [--quick] [--json] [--check] [--only GROUP]...
 
           --quick        fewer rows and repetitions (under a minute, for CI smoke)
           --json         print the results as JSON instead of a table
+          --check        exit 1 when a row misses its target, measured again twice first;
+                         sizes between --quick and the full run (a minute or two)
           --only GROUP   run only this group (repeatable), to profile it:
                          \(BenchGroup.allCases.map(\.rawValue).joined(separator: ", "))
 
@@ -40,6 +45,7 @@ struct BenchOptions: Equatable {
             switch argument {
             case "--quick": options.quick = true
             case "--json": options.json = true
+            case "--check": options.check = true
             case "--help", "-h": return .success(.help)
             case "--only":
                 guard let name = arguments.popFirst(), let group = BenchGroup(rawValue: name) else {
