@@ -31,8 +31,10 @@ public final class BackgroundCheck: @unchecked Sendable {
     private var isCancelled = false
 
     /// Prepares `check`, to run on a new read-only connection to the file at `path`.
-    /// - Parameter check: Runs inside one read transaction; what it throws is the check's
-    ///   failure (so is a failure to open the connection).
+    /// - Parameters:
+    ///   - path: The database file to check.
+    ///   - check: Runs inside one read transaction; what it throws is the check's failure (so
+    ///     is a failure to open the connection).
     public init(path: String, _ check: @escaping @Sendable (Database) throws -> Void) {
         self.path = path
         self.check = check

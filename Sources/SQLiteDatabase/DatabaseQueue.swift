@@ -46,8 +46,10 @@ public final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
     /// Switching a file to WAL rewrites its header, so a program that may refuse a file (not its
     /// kind of database, written by a newer version) decides in `accept`, before that happens.
     ///
-    /// - Parameter accept: Runs on the connection before it is configured; it must only read.
-    ///   What it throws is rethrown, with the file closed and untouched.
+    /// - Parameters:
+    ///   - path: The database file, created when it does not exist.
+    ///   - accept: Runs on the connection before it is configured; it must only read. What it
+    ///     throws is rethrown, with the file closed and untouched.
     /// - Throws: `DatabaseOpenError` saying what is wrong with the path, or what `accept` threw.
     public init(path: String, accepting accept: (Database) throws -> Void) throws {
         let database = Database(handle: try DatabaseFile.open(path: path))

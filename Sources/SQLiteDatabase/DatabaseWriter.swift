@@ -23,7 +23,10 @@ public struct DatabaseChange: Sendable, Equatable {
     /// updated keeps its row count, so a view can skip counting it again.
     public var resizedTables: Set<String>
 
-    /// - Parameter resizedTables: defaults to every table of `tables`.
+    /// - Parameters:
+    ///   - tables: The tables the commit wrote.
+    ///   - isExternal: Whether another connection made the commit.
+    ///   - resizedTables: The tables that gained or lost rows; every table of `tables` when nil.
     public init(tables: Set<String>, isExternal: Bool, resizedTables: Set<String>? = nil) {
         self.tables = tables
         self.isExternal = isExternal

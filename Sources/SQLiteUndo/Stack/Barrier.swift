@@ -154,6 +154,7 @@ enum BarrierID {
 ///   - name: the action's name, shown as "Undo <name>".
 ///   - coalescing: a key; a barrier with the same name and key right after the previous one (see
 ///     `UndoStack.mergeInterval`) merges into it and undoes with it as one step.
+///   - body: the action's writes.
 @discardableResult
 public func undoable<R>(
     _ name: String, coalescing: String? = nil, _ body: () throws -> R
