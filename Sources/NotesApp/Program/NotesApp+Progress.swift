@@ -48,10 +48,7 @@ extension NotesApp {
         guard var frame = lastFrame else { return }
         let line = screenLayout.statusLine
         guard !screenLayout.isTooSmall, line.width > 0 else { return }
-        frame.fill(line, with: Theme.status)
-        frame.put(
-            DisplayWidth.fitting(" Pane \(focus + 1) │ \(text)", in: line.width),
-            at: line.origin, style: Theme.status, maxWidth: line.width)
+        StatusLine.draw(StatusLine.text(pane: focus + 1, [text]), on: &frame, in: line)
         backend.draw(frame, cursor: nil)
     }
 }

@@ -374,7 +374,7 @@ public final class NotesApp {
             try database.read {
                 try pane.load(height: screen.listHeight(index), commits: commits.value, $0)
             }
-            ArticleView.fit(pane, in: screen.content(index))
+            pane.fitEditor(to: screen.content(index))
             refreshHistory(of: pane, height: screen.listHeight(index))
             if pane.takeLostArticle() != nil, index == focus {
                 message = "Article deleted elsewhere"

@@ -1,6 +1,7 @@
 import NoteStore
 import SQLiteDatabase
 import SQLiteUndo
+import TerminalUI
 
 /// One document view: a list of articles (or one article open), its own undo stack, and the
 /// window of rows it has loaded. A pane never loads more rows than it shows.
@@ -251,4 +252,17 @@ final class Pane {
 
     /// The page size for PgUp/PgDn.
     var pageSize: Int { max(1, loadedHeight - 1) }
+
+    /// Fits the open article's editor to where the pane shows it in `rect` (`ArticleView`'s
+    /// areas): wrapping and paging follow. Done when the pane loads, before drawing, which only
+    /// reads.
+    func fitEditor(to rect: Rect) {
+        let area = ArticleView.areas(in: rect)
+        guard var editor,
+            editor.title.viewport != area.title.size || editor.body.viewport != area.body.size
+        else { return }
+        editor.title.viewport = area.title.size
+        editor.body.viewport = area.body.size
+        self.editor = editor
+    }
 }

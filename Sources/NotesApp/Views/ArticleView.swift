@@ -55,19 +55,7 @@ enum ArticleView {
         return marks + selectionMarks(of: editor.body)
     }
 
-    /// Fits the pane's editor to where it shows in `rect` (wrapping and paging follow): the
-    /// app does it when it loads the pane, before drawing, which only reads.
-    static func fit(_ pane: Pane, in rect: Rect) {
-        let area = areas(in: rect)
-        guard var editor = pane.editor,
-            editor.title.viewport != area.title.size || editor.body.viewport != area.body.size
-        else { return }
-        editor.title.viewport = area.title.size
-        editor.body.viewport = area.body.size
-        pane.editor = editor
-    }
-
-    /// Draws the editor (fitted by `fit`); returns the cursor's cell when the pane has the
+    /// Draws the editor (fitted by `Pane.fitEditor(to:)`); returns the cursor's cell when the pane has the
     /// focus.
     static func draw(_ pane: Pane, focused: Bool, on canvas: inout Canvas, in rect: Rect) -> Point?
     {

@@ -104,9 +104,7 @@ struct ScreenRenderer {
         if let find = pane.editor?.find, find.isTyping {
             let prompt = " Find: \(find.text)"
             let line = ([prompt] + [app.message].compactMap { $0 }).joined(separator: " │ ")
-            canvas.put(
-                DisplayWidth.fitting(line, in: width), at: layout.statusLine.origin,
-                style: Theme.status, maxWidth: width)
+            StatusLine.draw(line, on: &canvas, in: layout.statusLine)
             let x = min(DisplayWidth.of(prompt), width - 1)
             return Point(x: layout.statusLine.x + x, y: layout.statusLine.y)
         }
@@ -120,16 +118,12 @@ struct ScreenRenderer {
             undoRedo = ["Undo off"]
         }
         let line = { (undoRedo: [String]) in
-            " "
-                + (["Pane \(app.focus + 1)"] + undoRedo + [app.message].compactMap { $0 })
-                .joined(separator: " │ ")
+            StatusLine.text(pane: app.focus + 1, undoRedo + [app.message].compactMap { $0 })
         }
         while app.messageAnswersAKey, !undoRedo.isEmpty, DisplayWidth.of(line(undoRedo)) > width {
             undoRedo.removeLast()
         }
-        canvas.put(
-            DisplayWidth.fitting(line(undoRedo), in: width), at: layout.statusLine.origin,
-            style: Theme.status, maxWidth: width)
+        StatusLine.draw(line(undoRedo), on: &canvas, in: layout.statusLine)
         return nil
     }
 
