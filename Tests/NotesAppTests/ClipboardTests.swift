@@ -64,6 +64,43 @@ import Testing
         #expect(selected(fixture) == "blue")
     }
 
+    /// Undo of a cut or a paste puts the cursor and the selection back as they were: a selection
+    /// made leftwards has the cursor at its start again (Shift-Right then shrinks it), a line
+    /// cut from its middle puts the cursor back there with nothing selected; after a redo, the
+    /// undo does the same again.
+    @Test func undoPutsTheCursorAndTheSelectionBackAsTheyWere() throws {
+        let fixture = try AppFixture.openingArticle(withBody: "one two three\nfour")
+        let cursor = { fixture.app.panes[0].editor?.body.cursorOffset }
+        for _ in 0..<7 { fixture.press(.right) }
+        fixture.press(.shift(.left), .shift(.left), .shift(.left), .control("x"))
+        #expect(try body(fixture) == "one  three\nfour")
+        fixture.press(.control("z"))
+        #expect(try body(fixture) == "one two three\nfour")
+        #expect(selected(fixture) == "two")
+        #expect(cursor() == 4)
+        fixture.press(.shift(.right))
+        #expect(selected(fixture) == "wo")
+
+        fixture.press(.controlEnd, .home, .right, .right, .control("x"))
+        #expect(try body(fixture) == "one two three\n")
+        fixture.press(.control("z"))
+        #expect(try body(fixture) == "one two three\nfour")
+        #expect(selected(fixture) == nil)
+        #expect(cursor() == 16)
+        fixture.press(.control("y"), .control("z"))
+        #expect(selected(fixture) == nil)
+        #expect(cursor() == 16)
+
+        // A paste over a selection made leftwards.
+        fixture.press(.shift(.left), .shift(.left), .control("v"))
+        #expect(try body(fixture) == "one two three\nfourur")
+        #expect(undoNames(fixture).first == "Paste")
+        fixture.press(.control("z"))
+        #expect(try body(fixture) == "one two three\nfour")
+        #expect(selected(fixture) == "fo")
+        #expect(cursor() == 14)
+    }
+
     /// With nothing selected, Ctrl-X cuts the cursor's line; cuts in a row add up, as nano's and
     /// micro's do, and a key in between starts again.
     @Test func ctrlXCutsTheLineAndCutsInARowAddUp() throws {

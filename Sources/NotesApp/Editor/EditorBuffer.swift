@@ -186,10 +186,15 @@ struct EditorBuffer: Equatable, Sendable {
         return moved
     }
 
-    /// Selects `range` (clamped to grapheme boundaries), with the cursor at its end.
-    mutating func select(_ range: Range<Int>) {
-        move(to: range.upperBound)
-        let anchor = layout.boundary(atOrBefore: range.lowerBound)
+    /// Selects `range` (clamped to grapheme boundaries), with the cursor at its end, or at its
+    /// start with `cursorAtStart`.
+    mutating func select(_ range: Range<Int>, cursorAtStart: Bool = false) {
+        let ends = (
+            cursor: cursorAtStart ? range.lowerBound : range.upperBound,
+            anchor: cursorAtStart ? range.upperBound : range.lowerBound
+        )
+        move(to: ends.cursor)
+        let anchor = layout.boundary(atOrBefore: ends.anchor)
         selectionAnchor = anchor == cursorOffset ? nil : anchor
     }
 

@@ -34,6 +34,10 @@ extension NotesApp {
         } else {
             taken = clipboard.cutLine(text, byEvent: eventsHandled)
         }
+        if let buffer = focusedPane.editor?.buffer {
+            focusedPane.editor?.placesBeforeSteps.noteStep(
+                PlaceBeforeStep(of: buffer, taking: range, inserting: 0))
+        }
         edit(name: "Cut", coalescing: false) { buffer in
             buffer.select(range)
             return buffer.deleteSelection()

@@ -41,6 +41,11 @@ extension NotesApp {
     /// A bracketed paste or Ctrl-V: one undo step ("Paste") however large, in place of the
     /// selection if there is one.
     func paste(_ text: String) {
+        if let buffer = focusedPane.editor?.buffer {
+            let taken = buffer.selection ?? buffer.cursorOffset..<buffer.cursorOffset
+            focusedPane.editor?.placesBeforeSteps.noteStep(
+                PlaceBeforeStep(of: buffer, taking: taken, inserting: text.utf8.count))
+        }
         edit(insert: text, name: "Paste", coalescing: false)
     }
 

@@ -29,9 +29,14 @@ extension NotesApp {
                 message = "Pane \(number): nothing to \(undoing ? "undo" : "redo")"
                 return
             }
-            // Undoing a cut or a paste selects the text that comes back, as it was.
-            pane.editor?.selectsRestoredText =
-                undoing && ["Cut", "Paste"].contains(event.name)
+            // Undoing a cut or a paste puts the cursor and the selection back as they were.
+            if ["Cut", "Paste"].contains(event.name) {
+                if undoing {
+                    pane.editor?.restorePlaceAtNextChange()
+                } else {
+                    pane.editor?.placesBeforeSteps.redo()
+                }
+            }
             pane.noteOwnReplay(
                 commitsBefore: commitsBefore, after: commits.value,
                 rewriting: event.ids(for: ArticleChunk.self) ?? [])

@@ -17,9 +17,14 @@ struct ArticleEditor {
     var body: EditorBuffer
     /// Find in the body (Ctrl-F): its prompt, or the matches marked after it closed.
     var find: ArticleFind?
-    /// Whether the next undo's restored text is selected, as it was before the step (a cut's
-    /// undo selects what comes back; a paste's, what the paste replaced).
-    var selectsRestoredText = false
+    /// Where the cursor and the selection were before each cut and paste of this editor.
+    var placesBeforeSteps = PlacesBeforeSteps()
+    /// Where the next undo's change puts the cursor and the selection back: set for the undo
+    /// of a cut or a paste (`restoringPlace`; nil: at the change's end).
+    private var placeToRestore: PlaceBeforeStep?
+    /// Whether the next undo's change selects what came back: a cut or paste this editor did
+    /// not see (the article opened since), whose place is not known.
+    private var selectsRestoredText = false
     /// Typing the notebook did not take (busy, disk full): it stays in the buffers, on the
     /// screen, and is written again at the next tick (`NotesApp.saveTyping`).
     var unsaved: UnsavedTyping?
@@ -98,6 +103,13 @@ struct ArticleEditor {
         _ = title.replaceText(article.title)
         _ = body.replaceText(article.body)
         unsaved = nil
+    }
+
+    /// A cut or a paste of this editor is being undone: the change the undo brings back puts
+    /// the cursor and the selection as they were before the step.
+    mutating func restorePlaceAtNextChange() {
+        placeToRestore = placesBeforeSteps.undo()
+        selectsRestoredText = placeToRestore == nil
     }
 
     /// Ends the typing run: the next edit is a new undo step (a cursor jump, leaving, undo).
@@ -208,14 +220,16 @@ struct ArticleEditor {
     private mutating func moveCursor(
         toBodyChange bodyChange: Range<Int>?, orTitleChange titleChange: Range<Int>?
     ) {
-        defer { selectsRestoredText = false }
+        defer { (placeToRestore, selectsRestoredText) = (nil, false) }
         if let change = bodyChange {
             field = .body
             body.moveCursor(toOffset: change.upperBound)
+            placeToRestore?.restore(in: &body, after: change)
             if selectsRestoredText { body.select(change) }
         } else if let change = titleChange {
             field = .title
             title.moveCursor(toOffset: change.upperBound)
+            placeToRestore?.restore(in: &title, after: change)
             if selectsRestoredText { title.select(change) }
         }
     }
