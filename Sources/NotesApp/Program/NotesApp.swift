@@ -360,7 +360,7 @@ public final class NotesApp {
         }
         let screen = screenLayout
         for (index, pane) in panes.enumerated() { load(pane, at: index, in: screen) }
-        let (canvas, cursor) = ScreenRenderer(app: self, layout: screen).draw()
+        let (canvas, cursor) = ScreenRenderer(state: screenState(in: screen), layout: screen).draw()
         backend.draw(canvas, cursor: cursor)
         lastFrame = canvas
         // Once the first frame is on the screen: reading the whole file beside it would slow it.

@@ -5,7 +5,7 @@ import TerminalUI
 /// A pane's list: one article a row, title on the left, author and rating on the right.
 @MainActor
 enum ArticleListView {
-    static func draw(_ pane: Pane, focused: Bool, on canvas: inout Canvas, in rect: Rect) {
+    static func draw(_ pane: PaneState, focused: Bool, on canvas: inout Canvas, in rect: Rect) {
         if pane.total == 0 {
             let text = pane.query.search.isEmpty ? " No articles: Ctrl-N writes one" : " No match"
             canvas.put(text, at: rect.origin, style: Theme.secondary, maxWidth: rect.width)

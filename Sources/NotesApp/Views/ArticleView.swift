@@ -57,7 +57,8 @@ enum ArticleView {
 
     /// Draws the editor (fitted by `Pane.fitEditor(to:)`); returns the cursor's cell when the pane has the
     /// focus.
-    static func draw(_ pane: Pane, focused: Bool, on canvas: inout Canvas, in rect: Rect) -> Point?
+    static func draw(_ pane: PaneState, focused: Bool, on canvas: inout Canvas, in rect: Rect)
+        -> Point?
     {
         guard let editor = pane.editor, rect.height > 3, rect.width > 2 else { return nil }
         let area = areas(in: rect)

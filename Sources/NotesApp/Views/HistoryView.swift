@@ -1,4 +1,3 @@
-import Foundation
 import TerminalUI
 
 /// A pane's history panel (`HistoryPanel`): one line per step, newest at the top, "how long
@@ -7,7 +6,7 @@ import TerminalUI
 @MainActor
 enum HistoryView {
     /// The pane header's words: "History · 12 steps", "History of this article · 3 steps".
-    static func title(_ panel: HistoryPanel, of pane: Pane) -> String {
+    static func title(_ panel: HistoryPanel) -> String {
         let steps = counted(panel.stepCount, "step")
         switch panel.scope {
         case .pane: return "History · \(steps)"
@@ -16,8 +15,9 @@ enum HistoryView {
     }
 
     static func draw(
-        _ panel: HistoryPanel, app: NotesApp, pane: Pane, on canvas: inout Canvas, in rect: Rect
+        _ history: HistoryState, focused: Bool, on canvas: inout Canvas, in rect: Rect
     ) {
+        let panel = history.panel
         canvas.fill(rect, with: .plain)
         guard panel.stepCount > 0 else {
             let text =
@@ -27,36 +27,24 @@ enum HistoryView {
             canvas.put(text, at: rect.origin, style: Theme.secondary, maxWidth: rect.width)
             return
         }
-        let focused = pane === app.focusedPane
-        let now = app.clock()
-        // Each stack named once a frame: a stack no pane shows is looked up among the leases.
-        var paneNames: [String: String] = [:]
-        for row in 0..<rect.height {
+        for (row, line) in history.rows.enumerated() where row < rect.height {
             let index = panel.top + row
-            guard index < panel.lineCount else { break }
             let y = rect.y + row
             let lineRect = Rect(x: rect.x, y: y, width: rect.width, height: 1)
-            guard let line = panel.line(at: index, stackID: pane.stackID) else {
+            guard case .step(let words, let ago, let isUndone) = line else {
                 drawNow(on: &canvas, in: lineRect)
                 continue
             }
-            var style = line.isUndone ? Theme.secondary : CellStyle.plain
+            var style = isUndone ? Theme.secondary : CellStyle.plain
             if index == panel.selected {
                 style = focused ? Theme.selectedFocused : Theme.selected
-                style.dim = line.isUndone
+                style.dim = isUndone
             }
             canvas.fill(lineRect, with: style)
-            var left = app.describe(line, in: panel)
-            if case .article = panel.scope {
-                let paneName =
-                    paneNames[line.stackID] ?? app.paneName(ofStack: line.stackID).capitalizedFirst
-                paneNames[line.stackID] = paneName
-                left = paneName + " · " + left
-            }
-            let right = rect.width >= 30 ? StepSummary.ago(line.step.date, now: now) + " " : ""
+            let right = rect.width >= 30 ? ago + " " : ""
             let rightWidth = DisplayWidth.of(right)
             canvas.put(
-                " " + left, at: lineRect.origin, style: style,
+                " " + words, at: lineRect.origin, style: style,
                 maxWidth: max(0, rect.width - rightWidth - 1))
             canvas.put(right, at: Point(x: rect.maxX - rightWidth, y: y), style: style)
         }
@@ -71,9 +59,4 @@ enum HistoryView {
             + String(repeating: "─", count: max(0, rect.width - side - DisplayWidth.of(label)))
         canvas.put(text, at: rect.origin, style: Theme.secondary, maxWidth: rect.width)
     }
-}
-
-extension String {
-    /// "pane 2" → "Pane 2".
-    fileprivate var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
 }

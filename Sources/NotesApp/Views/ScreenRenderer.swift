@@ -1,11 +1,11 @@
 import NoteStore
 import TerminalUI
 
-/// Draws the whole screen from the app's state. Reads no data itself: panes load their rows
-/// before a draw.
+/// Draws the whole screen from the frame's value (`ScreenState`): reads nothing else and
+/// writes nothing.
 @MainActor
 struct ScreenRenderer {
-    let app: NotesApp
+    let state: ScreenState
     let layout: ScreenLayout
 
     func draw() -> (Canvas, Point?) {
@@ -25,10 +25,10 @@ struct ScreenRenderer {
             return (canvas, nil)
         }
         canvas.fill(layout.titleBar, with: Theme.titleBar)
-        let window = app.windowName.map { "  · \($0)" } ?? ""
-        canvas.put(" notes  \(app.notebookName)\(window)", at: .zero, style: Theme.titleBar)
+        let window = state.windowName.map { "  · \($0)" } ?? ""
+        canvas.put(" notes  \(state.notebookName)\(window)", at: .zero, style: Theme.titleBar)
         var cursor: Point?
-        for (index, pane) in app.panes.enumerated() {
+        for (index, pane) in state.panes.enumerated() {
             if let point = drawPane(pane, index: index, on: &canvas) { cursor = point }
             if index > 0 {
                 let rect = layout.panes[index]
@@ -39,7 +39,7 @@ struct ScreenRenderer {
         }
         if let point = drawStatus(on: &canvas) { cursor = point }
         drawShortcuts(on: &canvas)
-        switch app.overlay {
+        switch state.overlay {
         case .help(let firstLine): HelpView.draw(from: firstLine, on: &canvas, in: layout)
         case .authorPicker(let picker): AuthorPickerView.draw(picker, on: &canvas, in: layout)
         case nil: break
@@ -48,17 +48,17 @@ struct ScreenRenderer {
     }
 
     /// Draws one pane; returns where the cursor goes when it is typing a search.
-    private func drawPane(_ pane: Pane, index: Int, on canvas: inout Canvas) -> Point? {
-        let focused = index == app.focus
+    private func drawPane(_ pane: PaneState, index: Int, on canvas: inout Canvas) -> Point? {
+        let focused = index == state.focus
         let header = layout.header(index)
         let headerStyle = focused ? Theme.focusedHeader : Theme.header
         canvas.fill(header, with: headerStyle)
         var title = " \(index + 1) "
         var cursor: Point?
-        if let panel = pane.historyPanel {
-            title += HistoryView.title(panel, of: pane)
+        if let history = pane.history {
+            title += HistoryView.title(history.panel)
             canvas.put(title, at: header.origin, style: headerStyle, maxWidth: header.width)
-            HistoryView.draw(panel, app: app, pane: pane, on: &canvas, in: layout.content(index))
+            HistoryView.draw(history, focused: focused, on: &canvas, in: layout.content(index))
             return nil
         } else if let input = pane.searchInput {
             title += "Search: \(input)"
@@ -99,28 +99,28 @@ struct ScreenRenderer {
     /// While the focused pane finds in its article, the find prompt: "Find: text │ message",
     /// with the cursor; returns where the cursor goes then.
     private func drawStatus(on canvas: inout Canvas) -> Point? {
-        let pane = app.focusedPane
+        let pane = state.focusedPane
         let width = layout.statusLine.width
         if let find = pane.editor?.find, find.isTyping {
             let prompt = " Find: \(find.text)"
-            let line = ([prompt] + [app.message].compactMap { $0 }).joined(separator: " │ ")
+            let line = ([prompt] + [state.message].compactMap { $0 }).joined(separator: " │ ")
             StatusLine.draw(line, on: &canvas, in: layout.statusLine)
             let x = min(DisplayWidth.of(prompt), width - 1)
             return Point(x: layout.statusLine.x + x, y: layout.statusLine.y)
         }
         var undoRedo: [String]
-        if let stack = pane.stack {
+        if pane.hasStack {
             undoRedo = [
-                stack.undoActionName.map { "Undo \($0)" } ?? "Nothing to undo",
-                stack.redoActionName.map { "Redo \($0)" } ?? "Nothing to redo",
+                pane.undoActionName.map { "Undo \($0)" } ?? "Nothing to undo",
+                pane.redoActionName.map { "Redo \($0)" } ?? "Nothing to redo",
             ]
         } else {
             undoRedo = ["Undo off"]
         }
         let line = { (undoRedo: [String]) in
-            StatusLine.text(pane: app.focus + 1, undoRedo + [app.message].compactMap { $0 })
+            StatusLine.text(pane: state.focus + 1, undoRedo + [state.message].compactMap { $0 })
         }
-        while app.messageAnswersAKey, !undoRedo.isEmpty, DisplayWidth.of(line(undoRedo)) > width {
+        while state.messageAnswersAKey, !undoRedo.isEmpty, DisplayWidth.of(line(undoRedo)) > width {
             undoRedo.removeLast()
         }
         StatusLine.draw(line(undoRedo), on: &canvas, in: layout.statusLine)
@@ -130,9 +130,9 @@ struct ScreenRenderer {
     /// The focused pane's keys: those of what it shows (a search being typed, the list, an
     /// article), then those that work everywhere, in two rows. A key the mode takes for itself
     /// (Esc clears a search) is shown once, with the mode's meaning.
-    static func shortcuts(of pane: Pane) -> [Shortcut] {
+    static func shortcuts(of pane: PaneState) -> [Shortcut] {
         let own: [Shortcut]
-        if pane.historyPanel != nil {
+        if pane.history != nil {
             own = Keymaps.history.shortcuts
         } else if pane.searchInput != nil {
             own = Keymaps.search.shortcuts
@@ -154,7 +154,7 @@ struct ScreenRenderer {
     }
 
     private func drawShortcuts(on canvas: inout Canvas) {
-        let shortcuts = Self.shortcuts(of: app.focusedPane)
+        let shortcuts = Self.shortcuts(of: state.focusedPane)
         for row in 0..<layout.shortcutBar.height {
             var x = 0
             let y = layout.shortcutBar.y + row
