@@ -383,58 +383,6 @@ public final class UndoEngine: Sendable {
         }
     }
 
-    /// Fills in which stack made each kept change: the stack of the last recorded action that
-    /// wrote that row and column, when it left exactly the value kept; nil when it left another
-    /// value (a later write outside any barrier made the kept one) or no recorded action wrote it
-    /// (see `UndoLogSchema.lastWriter`). A whole row kept is the work of the last barrier that
-    /// touched it. A unique value that could not be put back because another row holds it is
-    /// the work of the stack that gave that row the value. Runs only when there are conflicts;
-    /// it reads the table's log from its end back to the writer (the whole log, bounded by the
-    /// stacks' levels, only when none is found).
-    func attribute(_ conflicts: [UndoConflict], replaying barrier: Int64, _ db: Database) throws
-        -> [UndoConflict]
-    {
-        let tables = trackedTables.withLock { $0 }
-        let replayed = try UndoLogSchema.action(of: barrier, db)
-        return try conflicts.map { conflict in
-            guard let table = tables.values.first(where: { $0.name == conflict.table }) else {
-                return conflict
-            }
-            var attributed = conflict
-            if let slot = table.columns.first(where: { $0.name == conflict.column })?.slot,
-                let heldBy = conflict.heldBy, let taken = conflict.restoring
-            {
-                // A unique value another row took: the stack that gave that row the value, or,
-                // when the action being replayed did (that row stays: it was kept), the stack
-                // that changed that row since.
-                let writer = try UndoLogSchema.lastWriter(
-                    ofTable: table.id, rowid: heldBy, slot: slot, db)
-                if let writer, writer.left(taken) {
-                    attributed.keptFrom =
-                        replayed.contains(writer.barrier)
-                        ? try UndoLogSchema.latestStack(
-                            touching: table.id, rowid: heldBy, except: replayed, db)
-                        : writer.stackID
-                } else {
-                    attributed.keptFrom = nil
-                }
-            } else if let slot = table.columns.first(where: { $0.name == conflict.column })?.slot {
-                let writer = try UndoLogSchema.lastWriter(
-                    ofTable: table.id, rowid: conflict.rowid, slot: slot, db)
-                // The action being replayed left it: a value it cannot take back (a reference
-                // or a key in the way) is nobody else's.
-                attributed.keptFrom = writer.flatMap {
-                    $0.left(conflict.kept ?? .null) && !replayed.contains($0.barrier)
-                        ? $0.stackID : nil
-                }
-            } else {
-                attributed.keptFrom = try UndoLogSchema.latestStack(
-                    touching: table.id, rowid: conflict.rowid, except: replayed, db)
-            }
-            return attributed
-        }
-    }
-
     /// Deletes the log rows of a barrier that will not be registered (its block threw).
     func discardLog(of barrier: Barrier) throws {
         try database.write { db in

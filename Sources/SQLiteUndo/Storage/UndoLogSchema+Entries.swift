@@ -296,88 +296,12 @@ extension UndoLogSchema {
             """, [.integer(barrier), .integer(Kind.update.rawValue), .text(ids.jsonArray)]) == 1
     }
 
-    /// The last recorded write of one column of one row, as it was left: the stack whose action
-    /// wrote it and the value it left there.
-    struct Writer: Equatable {
-        let barrier: Int64
-        let stackID: String
-        let value: SQLiteValue?
-        /// Whether `value` is the fingerprint of a packed change's value (`PackedChange`).
-        var packed = false
-
-        /// Whether the value it left is `value`.
-        func left(_ value: SQLiteValue) -> Bool {
-            guard packed else { return self.value == value }
-            let storage: PackedChange.Value.Storage
-            let bytes: [UInt8]
-            switch value {
-            case .text(let text): (storage, bytes) = (.text, Array(text.utf8))
-            case .blob(let blob): (storage, bytes) = (.blob, blob)
-            default: return false
-            }
-            guard case .blob(let encoded) = self.value else { return false }
-            return PackedChange.Fingerprint(encoded: encoded)
-                == PackedChange.Fingerprint(of: PackedChange.Value(storage: storage, bytes: bytes))
-        }
-    }
-
-    /// Who last wrote the column `slot` of the row now at `rowid`, by the log: its rows are read
-    /// in the order they took effect (a row's `seq`, or, for an action an exact replay flipped,
-    /// the moment of the flip), newest first, following the row back through its key changes
-    /// (those of actions that left history too, `retiredMoves`) up to its insert, or a delete
-    /// or a move away at its key.
-    /// Read the way its entry reads now, an action left its new values, or, undone by a flip, its
-    /// old ones. An action whose writes of the column net to nothing (a replay that set back what
-    /// an application's trigger wrote, a count up and down) did not write it: the value is the
-    /// one it found, so the writers before its first write are read next, and those it wrote
-    /// over are passed by. Returns nil when no filed action wrote that column of that row.
-    static func lastWriter(ofTable table: Int64, rowid: Int64, slot: Int, _ db: Database) throws
-        -> Writer?
-    {
-        let bit = Int64(1) << Int64(slot)
-        let rows = try WritesNewestFirst(table: table, slot: slot, db)
-        var identity = rowid
-        // Writes that took effect at or after this point were made over by a write that netted
-        // to nothing.
-        var passedFrom = Double.infinity
-        while let row = try rows.next() {
-            let inverted: Bool = try row.decode(at: 6)
-            let old: Int64? = try row.decode(at: inverted ? 1 : 0)
-            let new: Int64? = try row.decode(at: inverted ? 0 : 1)
-            let tookEffect: Double = try row.decode(at: 8)
-            // The row at that key then was deleted, or moved to another key: the row there now
-            // came after it without a log (a write outside any barrier), and the writes before
-            // are another row's (unless the action that took it away put it back, an update
-            // passed by).
-            if old == identity, new != identity, tookEffect < passedFrom { return nil }
-            guard new == identity else { continue }
-            if try row.decode(at: 2, as: Int64.self) & bit != 0, tookEffect < passedFrom {
-                let barrier: Int64 = try row.decode(at: 7)
-                let left = row[inverted ? 3 : 4]
-                let first = try firstWrite(
-                    of: barrier, inverted: inverted, table: table, rowid: identity, slot: slot,
-                    from: try row.decode(at: 11), db)
-                guard let first, first.found == left else {
-                    return Writer(
-                        barrier: barrier, stackID: try row.decode(at: 5), value: left,
-                        packed: try row.decode(at: 10))
-                }
-                // A flipped action's rows all took effect at once, at its flip.
-                passedFrom = inverted ? tookEffect : Double(first.seq)
-            }
-            // Inserted here: no write before is this row's.
-            guard let old else { return nil }
-            identity = old
-        }
-        return nil
-    }
-
     /// The log rows of one table that change a column slot or a key, in the order they took
     /// effect, newest first: filed rows by `seq` and the rows of entries an exact replay flipped
     /// at their flip, the last flip first (each flipped entry's rows read the way they took
     /// effect: an undo's from its first row on). Two cursors merged, so that a reader who stops
     /// at a recent write reads only the log's end.
-    private final class WritesNewestFirst {
+    final class WritesNewestFirst {
         private let cursors: [RowCursor]
         private var heads: [Row?]
 
@@ -436,19 +360,17 @@ extension UndoLogSchema {
         }
     }
 
-    /// The first write, read the way its entry reads now, of the column `slot` of the row that
-    /// is at `rowid` after the log row `seq` of `barrier`, following the row back through the
-    /// key changes `barrier` made before (a replay that parks a row and brings it back): the
-    /// `seq` of that first write and the value it found there (none when the barrier inserted
-    /// the row).
-    private static func firstWrite(
-        of barrier: Int64, inverted: Bool, table: Int64, rowid: Int64, slot: Int,
-        from seq: Int64, _ db: Database
-    ) throws -> (seq: Int64, found: SQLiteValue?)? {
+    /// The log rows of `barrier` in `table` that write column `slot` or change a key, up to
+    /// (or, for an inverted entry, from) the row `seq`, read the way the entry reads now, newest
+    /// first. Columns: seq, the value the write found, whether it writes the column, the rowid
+    /// before and after it.
+    static func writesBefore(
+        _ seq: Int64, of barrier: Int64, inverted: Bool, table: Int64, slot: Int, _ db: Database
+    ) throws -> RowCursor {
         let bit = Int64(1) << Int64(slot)
         // Read the way the entry reads: an inverted one's rows took effect last first.
         let (found, earlier, order) = inverted ? ("n", ">=", "ASC") : ("o", "<=", "DESC")
-        let rows = try db.fetchCursor(
+        return try db.fetchCursor(
             """
             SELECT seq, \(found)\(slot), mask & ?3 != 0,
                 \(inverted ? "newRowid" : "oldRowid"), \(inverted ? "oldRowid" : "newRowid")
@@ -457,21 +379,6 @@ extension UndoLogSchema {
                 AND (mask & ?3 != 0 OR oldRowid IS NOT newRowid)
             ORDER BY seq \(order)
             """, [.integer(barrier), .integer(table), .integer(bit), .integer(seq)])
-        var identity = rowid
-        var first: (seq: Int64, found: SQLiteValue?)?
-        while let row = try rows.next() {
-            let old: Int64? = try row.decode(at: 3)
-            let new: Int64? = try row.decode(at: 4)
-            // Another row was at that key before this one came.
-            if old == identity, new != identity { break }
-            guard new == identity else { continue }
-            if try row.decode(at: 2, as: Bool.self) {
-                first = (try row.decode(at: 0), old == nil ? SQLiteValue?.none : row[1])
-            }
-            guard let old else { break }
-            identity = old
-        }
-        return first
     }
 
     /// The stack of the latest barrier not in `except` whose log touched the row `rowid` of
