@@ -49,6 +49,25 @@ extension NotesEndToEndTests {
         #expect(try body(titled: "Colors") == "RED green bluered green")
     }
 
+    /// One clipboard for the window: copied in the left pane, pasted into a new article in the
+    /// right one.
+    @Test func aCopyInOnePanePastesInTheOther() throws {
+        let session = try TmuxSession(
+            arguments: ["--db", notebook, "--panes", "2"], folder: folder)
+        try newArticle(session, title: "Source", body: "alpha beta")
+        try session.send("Home", "S-End", "C-c")
+        try session.waitFor("Copied 10 characters")
+        try session.send("C-w", "C-n")
+        try session.waitFor("Editing the title")
+        try session.sendLiteral("Target")
+        try session.send("Tab", "C-v")
+        try session.waitFor("Undo Paste")
+        try session.send("C-q")
+        try session.waitFor("EXIT=0")
+        #expect(try body(titled: "Target") == "alpha beta")
+        #expect(try body(titled: "Source") == "alpha beta")
+    }
+
     @Test func ctrlFFindsWrappingToTheTopAndF3GoesOn() throws {
         let session = try TmuxSession(arguments: ["--db", notebook], folder: folder)
         try newArticle(session, title: "Finding", body: "one two One three")
