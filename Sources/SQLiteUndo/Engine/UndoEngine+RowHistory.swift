@@ -25,25 +25,8 @@ extension UndoEngine {
         else { return [] }
         let running = Set(stacks.withLock { Array($0.values) }.flatMap { $0.runningEntryIDs() })
         let steps = try database.read { db in
-            try db.fetchAll(
-                Row.self,
-                """
-                SELECT id, list, name, coalescingKey, position, closedAt, inverted, step, stepAt,
-                    stackId
-                FROM \(UndoLogSchema.barriers)
-                WHERE supersededBy IS NULL AND id IN (
-                    SELECT barrier FROM \(UndoLogSchema.log)
-                    WHERE tableId = ?1 AND (newRowid = ?2 OR oldRowid = ?2))
-                """, [.integer(tableID), .integer(id)]
-            ).map { row in
-                let entry = StackEntry(
-                    id: try row.decode(at: 0), name: try row.decode(at: 2),
-                    coalescingKey: try row.decode(at: 3), position: try row.decode(at: 4),
-                    closedAt: try row.decode(at: 5), inverted: try row.decode(at: 6),
-                    step: try row.decode(at: 7), stepAt: try row.decode(at: 8))
-                return UndoRowStep(
-                    stackID: try row.decode(at: 9), step: UndoStep(entry),
-                    isUndone: UndoLogSchema.List(rawValue: try row.decode(at: 1)) == .redo)
+            try UndoLogSchema.entries(touching: tableID, rowid: id, db).map {
+                UndoRowStep(stackID: $0.stackID, step: UndoStep($0.entry), isUndone: $0.isUndone)
             }
         }
         return steps.filter { !running.contains($0.step.entry) }.sorted {

@@ -35,11 +35,7 @@ struct ReplayMeter {
     init(entry: Int64, named name: String, tables: [Int64: TrackedTable], _ db: Database) throws {
         self.name = name
         tableNames = tables.values.map(\.name)
-        rowsTotal =
-            try db.fetchOne(
-                Int.self,
-                "SELECT count(*) FROM \(UndoLogSchema.log) WHERE \(UndoLogSchema.filedRows())",
-                [.integer(entry)]) ?? 0
+        rowsTotal = try UndoLogSchema.logRowCount(ofEntry: entry, db)
         changedBefore = db.changedRowCount(of: tableNames)
     }
 

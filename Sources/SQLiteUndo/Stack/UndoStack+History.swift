@@ -114,17 +114,9 @@ extension UndoStack {
         return try engine.database.read { db in
             try steps.map { step in
                 var found: [String: Set<Int64>] = [:]
-                for row in try db.fetchAll(
-                    Row.self,
-                    """
-                    SELECT DISTINCT tableId, coalesce(newRowid, oldRowid)
-                    FROM \(UndoLogSchema.log) WHERE \(UndoLogSchema.filedRows())
-                    """, [.integer(step.entry)])
-                {
-                    guard let name = names[try row.decode(at: 0)],
-                        let rowid = try row.decode(at: 1, as: Int64?.self)
-                    else { continue }
-                    found[name, default: []].insert(rowid)
+                for row in try UndoLogSchema.rowsWritten(byEntry: step.entry, db) {
+                    guard let name = names[row.table] else { continue }
+                    found[name, default: []].insert(row.rowid)
                 }
                 return UndoStepRows(rows: found, keys: try engine.keys(of: found, db))
             }

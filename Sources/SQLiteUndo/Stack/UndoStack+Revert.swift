@@ -94,11 +94,7 @@ extension UndoStack {
             let (inverse, event) = try takeBack(entry, named: "Take back \(step.name)", db)
             // As `UndoLogSchema.file` decides whether there is a step to file.
             let restores = try inverse.logStart(in: engine).map { start in
-                try db.fetchOne(
-                    Bool.self,
-                    "SELECT EXISTS (SELECT 1 FROM \(UndoLogSchema.log) WHERE "
-                        + UndoLogSchema.rows(of: "?1", from: "?2") + ")",
-                    [.integer(inverse.id), .integer(start)]) == true
+                try UndoLogSchema.hasLog(of: inverse.id, from: start, db)
             }
             return (event, restores ?? false, try reading(db))
         }
