@@ -82,12 +82,7 @@ struct TrackedTable: Sendable {
         let keyColumns = alias == nil ? try KeyMap.keyColumns(of: name, db) : []
         guard alias != nil || !keyColumns.isEmpty else { throw UndoError.noPrimaryKey(name) }
 
-        try db.execute(
-            "INSERT OR IGNORE INTO \(UndoLogSchema.tables)(name) VALUES (?)", [.text(name)])
-        let id =
-            try db.fetchOne(
-                Int64.self, "SELECT id FROM \(UndoLogSchema.tables) WHERE name = ?", [.text(name)])
-            ?? 0
+        let id = try UndoLogSchema.tableID(named: name, db)
 
         let described = try db.fetchAll(
             Row.self, "SELECT name, type, hidden FROM pragma_table_xinfo(?)", [.text(name)])

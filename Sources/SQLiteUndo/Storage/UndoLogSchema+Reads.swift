@@ -1,8 +1,16 @@
 import SQLiteDatabase
 
-/// Reads of the log for the stacks' histories, take-backs and progress: typed answers, so that
-/// the code that asks names none of the log's tables.
+/// Reads of the log for the stacks' histories, take-backs and progress, and the ids of tracked
+/// tables: typed answers, so that the code that asks names none of the log's tables.
 extension UndoLogSchema {
+    /// The id the log knows the tracked table `name` by, given the first time it is asked for
+    /// and kept for good (its rows in the log carry it).
+    static func tableID(named name: String, _ db: Database) throws -> Int64 {
+        try db.execute("INSERT OR IGNORE INTO \(tables)(name) VALUES (?)", [.text(name)])
+        return try db.fetchOne(
+            Int64.self, "SELECT id FROM \(tables) WHERE name = ?", [.text(name)]) ?? 0
+    }
+
     /// The rows a filed entry's log wrote, each once: its table's id and the row's rowid (after
     /// the write, or before it for a delete).
     static func rowsWritten(byEntry entry: Int64, _ db: Database) throws
