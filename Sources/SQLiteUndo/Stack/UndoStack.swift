@@ -77,13 +77,6 @@ public final class UndoStack: Sendable {
         }
     }
 
-    /// How many barriers the undo list keeps (default 1000); older ones are dropped with their
-    /// log rows when a new one registers.
-    public var levelsOfUndo: Int {
-        get { settings.withLock { $0.levelsOfUndo } }
-        set { settings.withLock { $0.levelsOfUndo = max(0, newValue) } }
-    }
-
     /// How soon after the previous barrier a coalescing barrier may merge into it (default 1 s).
     public var mergeInterval: TimeInterval {
         get { settings.withLock { $0.mergeInterval } }
@@ -252,53 +245,6 @@ public final class UndoStack: Sendable {
                 running.append((entry, barrier))
             }
         }
-    }
-
-    /// What registering an action does to the lists, in the file and in memory: clears the redo
-    /// list and trims the undo list to `levelsOfUndo`.
-    func clearRedoAndTrim(_ db: Database) throws {
-        let midRunRules = engine.slotsTakenIntoRuns()
-        try UndoLogSchema.deleteEntries(
-            entries.withLock { $0.redo.map(\.id) }, takingIn: midRunRules, db)
-        let levels = levelsOfUndo
-        let open = runningEntryIDs()
-        let dropped = entries.withLock { entries -> [StackEntry] in
-            entries.redo = []
-            return Self.trim(&entries.undo, to: levels, keeping: open)
-        }
-        try UndoLogSchema.deleteEntries(
-            dropped.map(\.id) + (try dropPastByteBudget(db)), takingIn: midRunRules, db)
-    }
-
-    /// How many entries of `undo` are registered: not in `open` (their blocks still run). Those
-    /// were filed last, so they are looked for from the top, and no further than needed.
-    private static func registeredCount(_ undo: [StackEntry], open: [Int64]) -> Int {
-        var found = 0
-        var index = undo.endIndex
-        while found < open.count, index > undo.startIndex {
-            index -= 1
-            if open.contains(undo[index].id) { found += 1 }
-        }
-        return undo.count - found
-    }
-
-    /// Removes the oldest registered entries beyond `levels` from `undo`; returns them. Entries in
-    /// `open` are neither counted nor removed.
-    private static func trim(_ undo: inout [StackEntry], to levels: Int, keeping open: [Int64])
-        -> [StackEntry]
-    {
-        var excess = registeredCount(undo, open: open) - levels
-        var dropped: [StackEntry] = []
-        var index = undo.startIndex
-        while excess > 0, index < undo.endIndex {
-            if open.contains(undo[index].id) {
-                index += 1
-            } else {
-                dropped.append(undo.remove(at: index))
-                excess -= 1
-            }
-        }
-        return dropped
     }
 
     /// Registers the entry `id` that a transaction filed while the block of a barrier writing to
