@@ -7,7 +7,8 @@ enum KeptBytes {
     /// The bytes `stored` becomes when its text, as read (`String(decoding:as:)`), is edited to
     /// `edited`: `edited` where the edit changed the text, `stored` before and after it, so the
     /// result reads as `edited` and keeps every ill-formed byte outside the edit. nil when
-    /// `stored` is valid UTF-8: its text is its bytes, and `edited` is written as it is.
+    /// `stored` is valid UTF-8 (its text is its bytes), or when the bytes kept on either side of
+    /// the edit would read otherwise once joined: `edited` is then written as it is.
     static func edit(_ stored: [UInt8], to edited: [UInt8]) -> [UInt8]? {
         let read = Array(String(decoding: stored, as: UTF8.self).utf8)
         guard read != stored else { return nil }
@@ -27,9 +28,15 @@ enum KeptBytes {
             if at.read <= prefix { start = at }
         }
         let unchangedEnd = read.count - at.read
-        return Array(stored[..<start.stored])
+        let kept =
+            Array(stored[..<start.stored])
             + edited[start.read..<(edited.count - unchangedEnd)]
             + stored[at.stored...]
+        // Ill-formed bytes brought together may read otherwise: a sequence cut short before a
+        // lone continuation byte ("E2" and "82 AC" with "x" deleted between them read as "€").
+        // Then the edited text is written as it is.
+        guard String(decoding: kept, as: UTF8.self).utf8.elementsEqual(edited) else { return nil }
+        return kept
     }
 
     /// The UTF-8 length of U+FFFD, which stands for each ill-formed sequence.

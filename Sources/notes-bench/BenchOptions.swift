@@ -61,6 +61,10 @@ struct BenchOptions: Equatable {
                 return .failure(BenchUsageError(description: "unknown argument '\(argument)'"))
             }
         }
+        if options.quick, options.check {
+            return .failure(
+                BenchUsageError(description: "--check measures at its own sizes: not with --quick"))
+        }
         return .success(.benchmark(options))
     }
 }

@@ -39,7 +39,8 @@ enum TargetCheck {
         measure.replacing(/[0-9]+k?/, with: "N")
     }
 
-    /// What missed, in words ("capture … : 4.10 (target ≤ 3.0), missed 3 times of 3"), after
+    /// What missed, in words ("capture …: 4.10, 4.05, 4.12 (target ≤ 3.0), missed each of the
+    /// 3 times it was measured"), after
     /// measuring each missed row's group again through `measure`.
     static func misses(
         in blocks: [MeasuredBlock], measure: (Set<BenchGroup>) throws -> [Measurement]
@@ -47,10 +48,13 @@ enum TargetCheck {
         var words: [String] = []
         for block in blocks {
             var missed = block.rows.filter(isMiss)
-            var ratios = Dictionary(uniqueKeysWithValues: missed.map { ($0.measure, [$0.ratio]) })
+            var ratios = Dictionary(
+                missed.map { ($0.measure, [$0.ratio]) }, uniquingKeysWith: { first, _ in first })
             for _ in 1..<tries where !missed.isEmpty {
                 let again = try measure(block.groups)
                 missed = missed.compactMap { row in
+                    // Not measured again (a row of a group that measured differently): it stands
+                    // as measured, and the words say how many times it was.
                     guard let now = again.first(where: { $0.measure == row.measure }) else {
                         return row
                     }
@@ -63,8 +67,8 @@ enum TargetCheck {
                     .map { String(format: "%.2f", $0) }
                 words.append(
                     "\(row.measure): \(measured.joined(separator: ", ")) "
-                        + "(target \(row.target.label)), missed \(measured.count) times of \(tries)"
-                )
+                        + "(target \(row.target.label)), missed each of the \(measured.count) "
+                        + "times it was measured")
             }
         }
         return words

@@ -136,6 +136,16 @@ import Testing
         try db.write { try Notebook.updateTitle($0, ofArticle: id, to: "Bad \u{FFFD}\u{FFFD} x!") }
         #expect(
             try stored("title", of: id) == Array("Bad ".utf8) + [0xFF, 0xC0] + Array(" x!".utf8))
+        // Bytes that would read otherwise once joined: "E2" then "x" then "82 AC" reads as
+        // "\u{FFFD}x\u{FFFD}\u{FFFD}"; deleting "x" keeping both sides would store "€". The
+        // edited text is written as it is then.
+        try storeAsAnotherProgram("title", of: id, [0xE2] + Array("x".utf8) + [0x82, 0xAC])
+        let joined = try #require(try db.read { try Notebook.article($0, id: id) }?.title)
+        #expect(joined == "\u{FFFD}x\u{FFFD}\u{FFFD}")
+        try db.write { try Notebook.updateTitle($0, ofArticle: id, to: "\u{FFFD}\u{FFFD}\u{FFFD}") }
+        #expect(
+            try db.read { try Notebook.article($0, id: id) }?.title == "\u{FFFD}\u{FFFD}\u{FFFD}")
+        #expect(try stored("title", of: id) == Array("\u{FFFD}\u{FFFD}\u{FFFD}".utf8))
         // A title replaced whole is written as it is, U+FFFD included.
         try db.write { try Notebook.updateTitle($0, ofArticle: id, to: "Good \u{FFFD}") }
         #expect(try stored("title", of: id) == Array("Good \u{FFFD}".utf8))

@@ -101,6 +101,37 @@ import Testing
         #expect(cursor() == 14)
     }
 
+    /// The place a cut's undo put back is not used again: typing then undoing it puts the
+    /// cursor at the change, with nothing selected.
+    @Test func anUndoAfterACutsUndoPutsTheCursorAtItsOwnChange() throws {
+        let fixture = try AppFixture.openingArticle(withBody: "one two three")
+        fixture.press(.end, .shift(.left), .shift(.left), .control("x"), .control("z"))
+        #expect(selected(fixture) == "ee")
+        fixture.press(.end)
+        fixture.type("!")
+        fixture.press(.control("z"))
+        #expect(try body(fixture) == "one two three")
+        #expect(selected(fixture) == nil)
+        #expect(fixture.app.panes[0].editor?.body.cursorOffset == 13)
+    }
+
+    /// Another program wrote before a paste since: the paste's undo puts the cursor where the
+    /// pasted text is now, not where it was.
+    @Test func aPastesUndoFollowsAnotherProgramsEditBeforeIt() throws {
+        let fixture = try AppFixture.openingArticle(withBody: "one two")
+        fixture.press(.shift(.right), .shift(.right), .shift(.right), .control("c"), .end)
+        fixture.press(.control("v"))
+        #expect(try body(fixture) == "one twoone")
+        try fixture.db.write {
+            try $0.execute("UPDATE articles SET body = 'AB' || body WHERE id = 3")
+        }
+        fixture.app.processPendingEvents()
+        #expect(fixture.app.panes[0].editor?.body.text == "ABone twoone")
+        fixture.press(.control("z"))
+        #expect(try body(fixture) == "ABone two")
+        #expect(fixture.app.panes[0].editor?.body.cursorOffset == 9)
+    }
+
     /// With nothing selected, Ctrl-X cuts the cursor's line; cuts in a row add up, as nano's and
     /// micro's do, and a key in between starts again.
     @Test func ctrlXCutsTheLineAndCutsInARowAddUp() throws {

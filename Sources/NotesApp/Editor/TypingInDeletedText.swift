@@ -18,7 +18,9 @@ enum TypingInDeletedText {
             Array(base.utf8), Array(mine.utf8), Array(theirs.utf8)
         )
         // My change, widened to whole characters: its ends may fall inside one the texts share.
-        while my.old.lowerBound > 0, isContinuation(baseBytes[my.old.lowerBound]) {
+        while my.old.lowerBound > 0, my.old.lowerBound < baseBytes.count,
+            isContinuation(baseBytes[my.old.lowerBound])
+        {
             my = (
                 my.old.lowerBound - 1..<my.old.upperBound, my.new.lowerBound - 1..<my.new.upperBound
             )

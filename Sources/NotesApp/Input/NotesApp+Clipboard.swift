@@ -34,15 +34,29 @@ extension NotesApp {
         } else {
             taken = clipboard.cutLine(text, byEvent: eventsHandled)
         }
-        if let buffer = focusedPane.editor?.buffer {
-            focusedPane.editor?.placesBeforeSteps.noteStep(
-                PlaceBeforeStep(of: buffer, taking: range, inserting: 0))
-        }
-        edit(name: "Cut", coalescing: false) { buffer in
-            buffer.select(range)
-            return buffer.deleteSelection()
+        keepingPlace(taking: range) {
+            edit(name: "Cut", coalescing: false) { buffer in
+                buffer.select(range)
+                return buffer.deleteSelection()
+            }
         }
         message = "Cut \(Self.size(of: text))" + sendToTerminal(taken)
+    }
+
+    /// Runs `step`, a cut or a paste taking `range` away from the focused field, and keeps where
+    /// the cursor and the selection were before it under the step's id, for its undo
+    /// (`ArticleEditor.placesBeforeSteps`): when it filed a step of its own, nothing waiting.
+    func keepingPlace(taking range: Range<Int>, _ step: () -> Void) {
+        let pane = focusedPane
+        // Read in place: a copy of the editor kept across the edit would copy the whole text.
+        let before = pane.editor.map { PlaceBeforeStep(of: $0.buffer, in: $0.field, taking: range) }
+        let topBefore = pane.stack?.history.undo.first?.id
+        step()
+        guard var place = before, let top = pane.stack?.history.undo.first, top.id != topBefore,
+            pane.editor?.unsaved == nil, let length = pane.editor?.text(of: place.field).utf8.count
+        else { return }
+        place.lengthAfter = length
+        pane.editor?.placesBeforeSteps[top.id] = place
     }
 
     /// The focused field's selection, or the cursor's line, and its text; read in place (the

@@ -41,12 +41,9 @@ extension NotesApp {
     /// A bracketed paste or Ctrl-V: one undo step ("Paste") however large, in place of the
     /// selection if there is one.
     func paste(_ text: String) {
-        if let buffer = focusedPane.editor?.buffer {
-            let taken = buffer.selection ?? buffer.cursorOffset..<buffer.cursorOffset
-            focusedPane.editor?.placesBeforeSteps.noteStep(
-                PlaceBeforeStep(of: buffer, taking: taken, inserting: text.utf8.count))
-        }
-        edit(insert: text, name: "Paste", coalescing: false)
+        let cursor = focusedPane.editor?.buffer.cursorOffset ?? 0
+        let taken = focusedPane.editor?.buffer.selection ?? cursor..<cursor
+        keepingPlace(taking: taken) { edit(insert: text, name: "Paste", coalescing: false) }
     }
 
     private func edit(insert text: String, name: String, coalescing: Bool = true) {

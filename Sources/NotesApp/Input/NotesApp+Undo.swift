@@ -21,6 +21,9 @@ extension NotesApp {
             let before = oppositeCount()
             let commitsBefore = commits.value
             let report = replayProgress(undoing ? "Undoing" : "Redoing")
+            // Undoing a cut or a paste puts the cursor and the selection back as they were.
+            pane.editor?.prepareForReplay(
+                undoing: undoing, of: undoing ? stack.history.undo.first : nil)
             guard
                 let event = undoing
                     ? try stack.undo(reportingEvery: progressTiming.interval, progress: report)
@@ -28,14 +31,6 @@ extension NotesApp {
             else {
                 message = "Pane \(number): nothing to \(undoing ? "undo" : "redo")"
                 return
-            }
-            // Undoing a cut or a paste puts the cursor and the selection back as they were.
-            if ["Cut", "Paste"].contains(event.name) {
-                if undoing {
-                    pane.editor?.restorePlaceAtNextChange()
-                } else {
-                    pane.editor?.placesBeforeSteps.redo()
-                }
             }
             pane.noteOwnReplay(
                 commitsBefore: commitsBefore, after: commits.value,

@@ -17,13 +17,14 @@ struct ArticleEditor {
     var body: EditorBuffer
     /// Find in the body (Ctrl-F): its prompt, or the matches marked after it closed.
     var find: ArticleFind?
-    /// Where the cursor and the selection were before each cut and paste of this editor.
-    var placesBeforeSteps = PlacesBeforeSteps()
-    /// Where the next undo's change puts the cursor and the selection back: set for the undo
-    /// of a cut or a paste (`restoringPlace`; nil: at the change's end).
-    private var placeToRestore: PlaceBeforeStep?
-    /// Whether the next undo's change selects what came back: a cut or paste this editor did
-    /// not see (the article opened since), whose place is not known.
+    /// Where the cursor and the selection were before each cut and paste of this editor, by
+    /// the step's id (`UndoStep.id`, the same through undo and redo).
+    var placesBeforeSteps: [Int64: PlaceBeforeStep] = [:]
+    /// Where the coming undo's change puts the cursor and the selection back, with the field's
+    /// length before that undo (`prepareForReplay`; nil: at the change's end).
+    private var placeToRestore: (place: PlaceBeforeStep, lengthBeforeUndo: Int)?
+    /// Whether the coming undo's change selects what came back: a cut or a paste this editor
+    /// did not see (the article opened since), whose place is not known.
     private var selectsRestoredText = false
     /// Typing the notebook did not take (busy, disk full): it stays in the buffers, on the
     /// screen, and is written again at the next tick (`NotesApp.saveTyping`).
@@ -105,11 +106,18 @@ struct ArticleEditor {
         unsaved = nil
     }
 
-    /// A cut or a paste of this editor is being undone: the change the undo brings back puts
-    /// the cursor and the selection as they were before the step.
-    mutating func restorePlaceAtNextChange() {
-        placeToRestore = placesBeforeSteps.undo()
-        selectsRestoredText = placeToRestore == nil
+    /// Before an undo or a redo of `step`: the undo of a cut or a paste puts the cursor and the
+    /// selection back as they were before it (or selects what comes back, when this editor did
+    /// not see the step); any other replay puts the cursor at the change's end.
+    mutating func prepareForReplay(undoing: Bool, of step: UndoStep?) {
+        placeToRestore = nil
+        selectsRestoredText = false
+        guard undoing, let step, ["Cut", "Paste"].contains(step.name) else { return }
+        if let place = placesBeforeSteps[step.id] {
+            placeToRestore = (place, text(of: place.field).utf8.count)
+        } else {
+            selectsRestoredText = true
+        }
     }
 
     /// Ends the typing run: the next edit is a new undo step (a cursor jump, leaving, undo).
@@ -224,13 +232,21 @@ struct ArticleEditor {
         if let change = bodyChange {
             field = .body
             body.moveCursor(toOffset: change.upperBound)
-            placeToRestore?.restore(in: &body, after: change)
-            if selectsRestoredText { body.select(change) }
+            if let restoring = placeToRestore, restoring.place.field == .body {
+                restoring.place.restore(
+                    in: &body, after: change, lengthBeforeUndo: restoring.lengthBeforeUndo)
+            } else if selectsRestoredText {
+                body.select(change)
+            }
         } else if let change = titleChange {
             field = .title
             title.moveCursor(toOffset: change.upperBound)
-            placeToRestore?.restore(in: &title, after: change)
-            if selectsRestoredText { title.select(change) }
+            if let restoring = placeToRestore, restoring.place.field == .title {
+                restoring.place.restore(
+                    in: &title, after: change, lengthBeforeUndo: restoring.lengthBeforeUndo)
+            } else if selectsRestoredText {
+                title.select(change)
+            }
         }
     }
 

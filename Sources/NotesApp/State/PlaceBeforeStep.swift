@@ -1,5 +1,6 @@
-/// Where the cursor and the selection were before a cut or a paste, and what the step took
-/// away and put in: what undoing the step puts back.
+/// Where the cursor and the selection were before a cut or a paste, with what the step took
+/// away: what undoing the step puts back. Kept by the editor under the step's id
+/// (`ArticleEditor.placesBeforeSteps`).
 struct PlaceBeforeStep: Equatable {
     /// Where the cursor was, told from what the step took away.
     enum Cursor: Equatable {
@@ -10,17 +11,18 @@ struct PlaceBeforeStep: Equatable {
         case offset(Int)
     }
 
-    /// The bytes the step took away (from the field's text before it), and how many it put in
-    /// their place.
+    /// The field the step edited.
+    let field: ArticleEditor.Field
+    /// The bytes the step took away, in the field's text before it.
     let taken: Range<Int>
-    let insertedCount: Int
     let cursor: Cursor
+    /// The field's length in bytes once the step was written.
+    var lengthAfter = 0
 
-    /// The place of `buffer` before a step that takes `taken` away and puts `insertedCount`
-    /// bytes there.
-    init(of buffer: EditorBuffer, taking taken: Range<Int>, inserting insertedCount: Int) {
+    /// The place of `buffer`, the text of `field`, before a step that takes `taken` away.
+    init(of buffer: EditorBuffer, in field: ArticleEditor.Field, taking taken: Range<Int>) {
+        self.field = field
         self.taken = taken
-        self.insertedCount = insertedCount
         if let selection = buffer.selection {
             cursor = .selection(cursorAtStart: buffer.cursorOffset == selection.lowerBound)
         } else {
@@ -28,15 +30,14 @@ struct PlaceBeforeStep: Equatable {
         }
     }
 
-    /// Puts the cursor (and the selection) of `buffer` back after the undo changed `change`.
-    /// What came back is where the step took it from when the change lies within what the
-    /// step touched (a diff may place a change anywhere inside a repeated text: "four" pasted
-    /// over "fo" reads back as "ur" deleted); else, another pane having moved the text since,
-    /// it is the change.
-    func restore(in buffer: inout EditorBuffer, after change: Range<Int>) {
-        let touched = taken.lowerBound..<(taken.lowerBound + max(taken.count, insertedCount))
+    /// Puts the cursor (and the selection) of `buffer` back after the undo brought back
+    /// `change`, the field having been `lengthBeforeUndo` bytes long. When the field is as the
+    /// step left it (the same length), what came back is where the step took it from: a diff
+    /// may place a change anywhere in a repeated text ("four" pasted over "fo" reads back as
+    /// "ur" deleted). Else, others having written since, it is `change`.
+    func restore(in buffer: inout EditorBuffer, after change: Range<Int>, lengthBeforeUndo: Int) {
         let back =
-            touched.lowerBound <= change.lowerBound && change.upperBound <= touched.upperBound
+            lengthBeforeUndo == lengthAfter && taken.upperBound <= buffer.text.utf8.count
             ? taken : change
         switch cursor {
         case .selection(let cursorAtStart):
@@ -44,31 +45,5 @@ struct PlaceBeforeStep: Equatable {
         case .offset(let offset):
             _ = buffer.moveCursor(toOffset: min(back.lowerBound + offset, back.upperBound))
         }
-    }
-}
-
-/// The places before this editor's cut and paste steps, in the order of the pane's undo and
-/// redo lists: an undo of a cut or a paste takes the newest, a redo gives it back.
-struct PlacesBeforeSteps {
-    private var undone: [PlaceBeforeStep] = []
-    private var done: [PlaceBeforeStep] = []
-
-    /// A new cut or paste: the steps undone before it cannot be redone.
-    mutating func noteStep(_ place: PlaceBeforeStep) {
-        done.append(place)
-        undone.removeAll()
-    }
-
-    /// The place to put back as a cut or paste is undone; nil when the editor did not see the
-    /// step (the article was opened since).
-    mutating func undo() -> PlaceBeforeStep? {
-        guard let place = done.popLast() else { return nil }
-        undone.append(place)
-        return place
-    }
-
-    /// A cut or paste redone: its place is the newest again.
-    mutating func redo() {
-        if let place = undone.popLast() { done.append(place) }
     }
 }

@@ -55,8 +55,8 @@ enum ArticleView {
         return marks + selectionMarks(of: editor.body)
     }
 
-    /// Draws the editor (fitted by `Pane.fitEditor(to:)`); returns the cursor's cell when the pane has the
-    /// focus.
+    /// Draws the editor (fitted by `Pane.fitEditor(to:)`); returns the cursor's cell when the
+    /// pane has the focus.
     static func draw(_ pane: PaneState, focused: Bool, on canvas: inout Canvas, in rect: Rect)
         -> Point?
     {

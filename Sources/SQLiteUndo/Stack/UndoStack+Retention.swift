@@ -3,8 +3,8 @@ import SQLiteDatabase
 /// How much history a stack keeps: `levelsOfUndo` steps, and optionally `maxHistoryBytes`
 /// bytes of log; the oldest go first, never the newest, and a new action clears the redo list.
 extension UndoStack {
-    /// How many barriers the undo list keeps (default 1000); older ones are dropped with their
-    /// log rows when a new one registers.
+    /// How many steps the undo list keeps (default 1000); older ones are dropped with their log
+    /// rows when a new action registers.
     public var levelsOfUndo: Int {
         get { settings.withLock { $0.levelsOfUndo } }
         set { settings.withLock { $0.levelsOfUndo = max(0, newValue) } }
