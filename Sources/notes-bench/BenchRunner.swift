@@ -43,8 +43,8 @@ enum BenchRunner {
             Progress.note("capture and undo of bulk updates (\(config.rows) rows)")
             results.append(
                 MeasuredBlock(
-                    groups: [.capture, .undo].filter(runs),
-                    rows: try BulkChangeBenchmarks(config: config)
+                    Set([.capture, .undo].filter(runs)),
+                    try BulkChangeBenchmarks(config: config)
                         .run(capture: runs(.capture), undo: runs(.undo))))
         }
         if runs(.keyed) {

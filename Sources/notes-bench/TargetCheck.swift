@@ -3,11 +3,6 @@ struct MeasuredBlock {
     let groups: Set<BenchGroup>
     let rows: [Measurement]
 
-    init(groups: [BenchGroup], rows: [Measurement]) {
-        self.groups = Set(groups)
-        self.rows = rows
-    }
-
     init(_ groups: Set<BenchGroup>, _ rows: [Measurement]) {
         self.groups = groups
         self.rows = rows
