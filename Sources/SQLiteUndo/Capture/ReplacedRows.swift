@@ -100,18 +100,11 @@ final class ReplacedRows: WriteTransactionObserver, @unchecked Sendable {
                 keyPlaces: table.keyMap.map { $0.columns.compactMap { byName[$0.name] } })
         }
         self.watched = watched
-        let logColumns = try db.fetchAll(
-            String.self, "SELECT name FROM pragma_table_info(?)", [.text(UndoLogSchema.log)])
-        if let tableId = logColumns.firstIndex(of: "tableId"),
-            let kind = logColumns.firstIndex(of: "kind"),
-            let oldRowid = logColumns.firstIndex(of: "oldRowid")
-        {
-            logPlaces = (tableId, kind, oldRowid)
-        }
+        if let places = try UndoLogSchema.deletePlaces(db) { logPlaces = places }
     }
 
     private func see(_ row: RowBeingChanged) {
-        if row.table == UndoLogSchema.log {
+        if UndoLogSchema.isLog(row.table) {
             // Only a row kept so far can be struck off: the log's other rows cost no read.
             guard !deleted.isEmpty, row.operation == .insert,
                 row.newValue(atStoredColumn: logPlaces.kind)
@@ -179,15 +172,8 @@ final class ReplacedRows: WriteTransactionObserver, @unchecked Sendable {
                     [.integer(number)])
                 if present != nil { continue }  // its statement failed and rolled back
             }
-            let slots = row.values.map { "o\($0.slot)" }.joined(separator: ", ")
-            let marks = Array(repeating: "?", count: row.values.count).joined(separator: ", ")
-            try db.execute(
-                """
-                INSERT INTO \(UndoLogSchema.log)(barrier, tableId, kind, oldRowid, mask, \(slots))
-                VALUES (?, ?, \(UndoLogSchema.Kind.delete.rawValue), ?, ?, \(marks))
-                """,
-                [.integer(barrier), .integer(id), .integer(number), .integer(table.fullMask)]
-                    + row.values.map(\.value))
+            try UndoLogSchema.logDelete(
+                by: barrier, of: table, at: number, values: row.values, db)
         }
     }
 

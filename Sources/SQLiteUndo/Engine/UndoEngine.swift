@@ -326,7 +326,7 @@ public final class UndoEngine: Sendable {
 
     // MARK: Log operations used by stacks and barriers
 
-    /// Reverts one barrier inside the caller's transaction, with `isReplaying` set, by the
+    /// Reverts one entry inside the caller's transaction, with `isReplaying` set, by the
     /// first of the engine's replay strategies that applies (see `ReplayStrategy`), under a new
     /// inverse barrier named `name`; returns that barrier with what the replay did.
     ///
@@ -341,18 +341,18 @@ public final class UndoEngine: Sendable {
     /// its entry instead) is not used: a take-back of a past step files its inverse as a step of
     /// its own.
     func revert(
-        barrier id: Int64, inverted: Bool, named name: String, recordingInverse: Bool = false,
+        entry id: Int64, inverted: Bool, named name: String, recordingInverse: Bool = false,
         _ db: Database
-    ) throws -> (inverse: Barrier, reverted: BarrierReplay.Reverted) {
+    ) throws -> (inverse: Barrier, reverted: EntryReplay.Reverted) {
         let keys = foreignKeys.withLock { $0 }
         let parents = trackedTables.withLock { $0 }.values.filter { keys.isParent($0.name) }
-        func attempt(deferring: Bool) throws -> (Barrier, BarrierReplay.Reverted) {
+        func attempt(deferring: Bool) throws -> (Barrier, EntryReplay.Reverted) {
             if deferring { try db.execute("PRAGMA defer_foreign_keys = ON") }
             let inverse = Barrier(name: name, recordsAtCommit: false)
             return (
                 inverse,
                 try replay(
-                    barrier: id, inverted: inverted, inverse: inverse, deferring,
+                    entry: id, inverted: inverted, inverse: inverse, deferring,
                     recordingInverse: recordingInverse, db)
             )
         }
@@ -367,11 +367,11 @@ public final class UndoEngine: Sendable {
     }
 
     private func replay(
-        barrier id: Int64, inverted: Bool, inverse: Barrier, _ foreignKeysDeferred: Bool,
+        entry id: Int64, inverted: Bool, inverse: Barrier, _ foreignKeysDeferred: Bool,
         recordingInverse: Bool, _ db: Database
-    ) throws -> BarrierReplay.Reverted {
+    ) throws -> EntryReplay.Reverted {
         try UndoContext.$isReplaying.withValue(true) {
-            try BarrierReplay(
+            try EntryReplay(
                 db: db, tables: trackedTables.withLock { $0 },
                 foreignKeys: foreignKeys.withLock { $0 },
                 foreignKeysDeferred: foreignKeysDeferred,
@@ -379,7 +379,7 @@ public final class UndoEngine: Sendable {
                     !recordingInverse || $0 != .exact
                 },
                 rowsWorthSuspendingCapture: rowsWorthSuspendingCapture
-            ).revert(barrier: id, inverted: inverted, inverse: inverse, engine: self)
+            ).revert(entry: id, inverted: inverted, inverse: inverse, engine: self)
         }
     }
 

@@ -1,20 +1,20 @@
 import SQLiteDatabase
 
-/// The exact replay: restores a barrier only when that restores every value exactly and writes
-/// nothing else, so that nothing is recorded and the barrier's own log, read inverted, is the
+/// The exact replay: restores an entry only when that restores every value exactly and writes
+/// nothing else, so that nothing is recorded and the entry's own log, read inverted, is the
 /// replay's inverse.
 extension BatchReplay {
-    /// Reverts the barrier only when that restores every value exactly: the simple shape,
+    /// Reverts the entry only when that restores every value exactly: the simple shape,
     /// updates and deletes only (or inserts only: `removeExactly`), and every row and column
-    /// still as the barrier left it. Returns false, having changed nothing, otherwise. Nothing else is
-    /// written, so the barrier's own log, read inverted, is the exact inverse.
+    /// still as the entry left it. Returns false, having changed nothing, otherwise. Nothing else is
+    /// written, so the entry's own log, read inverted, is the exact inverse.
     ///
-    /// One pass per part: each statement restores only the rows still exactly as the barrier
+    /// One pass per part: each statement restores only the rows still exactly as the entry
     /// left them (and a deleted row only where its rowid is free); when one is not, or that is
     /// fewer rows than the part logged, someone changed one since (or the log names a row
-    /// twice) and the savepoint takes everything back. A barrier of one bulk statement has one
+    /// twice) and the savepoint takes everything back. An entry of one bulk statement has one
     /// part: it is guessed from the first and last log rows and checked against the length of
-    /// the barrier's span, without reading the log's shape first.
+    /// the entry's span, without reading the log's shape first.
     mutating func revertExactly() throws -> Bool {
         if let guess = try firstRowPart(), try restoreExactly([guess], expectingInAll: guess.count)
         {
@@ -34,34 +34,32 @@ extension BatchReplay {
         return try restoreExactly(parts, expectingInAll: nil)
     }
 
-    /// Deletes the rows the barrier inserted (a redo of a delete, an undo of an import), when
-    /// every one is still as the barrier left it; false, having changed nothing, otherwise.
+    /// Deletes the rows the entry inserted (a redo of a delete, an undo of an import), when
+    /// every one is still as the entry left it; false, having changed nothing, otherwise.
     ///
     /// Deleting a parent deletes its children by their foreign keys' `ON DELETE CASCADE`, and
     /// an application's triggers may write the rows being deleted (an article's `updatedAt`
     /// stamped as its chunks go): neither is counted statement by statement as the restores
     /// are. Instead, the rows every statement, trigger and cascade wrote are recorded, and the
     /// replay is exact when they are all rows of the parts and none of those is left: the
-    /// tables are then exactly as before the barrier, whatever wrote in between.
+    /// tables are then exactly as before the entry, whatever wrote in between.
     ///
-    /// `updated` has, by table, the mask of updates the barrier made to the rows after
+    /// `updated` has, by table, the mask of updates the entry made to the rows after
     /// inserting them (`removalParts`).
     private mutating func removeExactly(_ parts: [Part], updated: [Int64: Int64]) throws -> Bool {
         var removed: [String: Set<Int64>] = [:]
         do {
             try db.savepoint {
                 for part in parts {
-                    guard try unchangedRowCount(part, updated: updated[part.table.id]) == part.count
-                    else { throw NotExact() }
+                    let unchanged = try log.unchangedRowCount(
+                        of: part.table, part.stored, updated: updated[part.table.id])
+                    guard unchanged == part.count else { throw NotExact() }
                     removed[part.table.name, default: []].formUnion(
-                        try db.fetchAll(
-                            Int64.self, "SELECT l.\(currentRowid) \(logged)", arguments(part)))
+                        try log.currentRowids(of: part.table, part.stored))
                 }
                 let (_, written) = try db.recordingChangedRowids {
                     for part in parts {
-                        try db.executeReplay(
-                            "DELETE FROM \(part.table.sqlName) WHERE rowid IN "
-                                + "(SELECT l.\(currentRowid) \(logged))", arguments(part))
+                        try log.deleteRows(of: part.table, part.stored)
                     }
                 }
                 for (name, rowids) in written {
@@ -73,11 +71,9 @@ extension BatchReplay {
                     guard rowids.isSubset(of: removed[table.name] ?? []) else { throw NotExact() }
                 }
                 for part in parts {
-                    let left = try db.fetchOne(
-                        Int.self,
-                        "SELECT count(*) FROM \(part.table.sqlName) WHERE rowid IN "
-                            + "(SELECT l.\(currentRowid) \(logged))", arguments(part))
-                    guard left == 0 else { throw NotExact() }
+                    guard try log.rowCount(of: part.table, part.stored) == 0 else {
+                        throw NotExact()
+                    }
                 }
             }
         } catch is NotExact {
@@ -87,70 +83,28 @@ extension BatchReplay {
         return true
     }
 
-    /// A part's log rows, aliased `l`, as `FROM … WHERE …` (with `arguments(part)`).
-    private var logged: String {
-        "FROM \(log) AS l WHERE \(spanOf("l")) AND l.tableId = ?2 AND l.kind = ?3"
-    }
-
-    /// How many of the part's rows are still exactly as the barrier left them: as inserted, or,
-    /// in the columns of `updated` (a mask), as the barrier's last update of the row set them.
-    private func unchangedRowCount(_ part: Part, updated: Int64?) throws -> Int {
-        let unchanged = part.table.columns.map { column in
-            let value = "target.\(column.name.quotedIdentifier)"
-            let inserted = Self.same(value, "l.\(after)\(column.slot)")
-            guard (updated ?? 0) & (1 << Int64(column.slot)) != 0 else { return inserted }
-            let lastUpdated = Self.same(value, "u.\(after)\(column.slot)")
-            return "(CASE WHEN u.seq IS NULL THEN \(inserted) ELSE \(lastUpdated) END)"
-        }.joined(separator: " AND ")
-        // Each row's last update, when the barrier updated the rows it inserted.
-        let lastUpdates =
-            updated == nil
-            ? ""
-            : "LEFT JOIN (SELECT newRowid AS r, max(seq) AS s FROM \(log) WHERE \(spanOf()) "
-                + "AND tableId = ?2 AND kind = 2 GROUP BY newRowid) AS last "
-                + "ON last.r = l.\(currentRowid) LEFT JOIN \(log) AS u ON u.seq = last.s"
-        return try db.fetchOne(
-            Int.self,
-            """
-            SELECT count(*) FROM \(log) AS l \(lastUpdates)
-            WHERE \(spanOf("l")) AND l.tableId = ?2 AND l.kind = ?3
-                AND EXISTS (SELECT 1 FROM \(part.table.sqlName) AS target
-                    WHERE target.rowid = l.\(currentRowid) AND \(unchanged))
-            """, arguments(part)) ?? 0
-    }
-
-    /// The rows to remove of a barrier that inserted them (deleted them, read inverted) and
+    /// The rows to remove of an entry that inserted them (deleted them, read inverted) and
     /// wrote nothing else but updates of those rows (an application's trigger stamping them as
     /// they came, as notes' chunks stamp their article): the parts, and by table the mask of
     /// the updates that followed the inserts (the rows' values as left are the last update's
     /// there). nil for any other shape.
     private func removalParts() throws -> (parts: [Part], updated: [Int64: Int64])? {
         let removing: UndoLogSchema.Kind = inverted ? .delete : .insert
-        let rows = try db.fetchAll(
-            Row.self,
-            """
-            SELECT tableId, kind, count(*), count(DISTINCT \(currentRowid)), min(mask), max(mask),
-                   max(seq), sum(kind = 2 AND oldRowid IS NOT newRowid),
-                   min(\(currentRowid)), max(\(currentRowid))
-            FROM \(log) WHERE \(spanOf()) GROUP BY tableId, kind
-            """, [.integer(barrier)])
         var parts: [Part] = []
         var updated: [Int64: Int64] = [:]
-        for row in rows {
-            let (tableID, count): (Int64, Int) = (try row.decode(at: 0), try row.decode(at: 2))
-            let (lowest, highest): (Int64, Int64) = (try row.decode(at: 4), try row.decode(at: 5))
-            guard let table = tables[tableID], table.keyMap == nil, lowest == highest,
-                let stored = UndoLogSchema.Kind(rawValue: try row.decode(at: 1))
+        for group in try log.groups(countingDistinctRows: true) {
+            let (tableID, count) = (group.tableID, group.count)
+            let lowest = group.lowestMask
+            guard let table = tables[tableID], table.keyMap == nil, lowest == group.highestMask,
+                let stored = group.stored
             else { return nil }
             if stored == removing {
-                guard lowest == table.fullMask, try row.decode(at: 3, as: Int.self) == count
-                else { return nil }
+                guard lowest == table.fullMask, group.distinctRows == count else { return nil }
                 parts.append(
                     Part(
                         table: table, stored: stored, kind: .insert, count: count,
-                        lastSeq: try row.decode(at: 6), masks: [lowest],
-                        rowids: try Self.range(row, at: 8)))
-            } else if stored == .update, try row.decode(at: 7, as: Int.self) == 0 {
+                        lastSeq: group.lastSeq, masks: [lowest], rowids: group.rowids))
+            } else if stored == .update, group.moves == 0 {
                 updated[tableID] = lowest
             } else {
                 return nil
@@ -158,14 +112,10 @@ extension BatchReplay {
         }
         for (tableID, _) in updated {
             guard parts.contains(where: { $0.table.id == tableID }) else { return nil }
-            // Every update is of a row the barrier inserted.
-            let strays = try db.fetchOne(
-                Int.self,
-                """
-                SELECT count(*) FROM \(log) AS u WHERE \(spanOf("u")) AND u.tableId = ?2
-                    AND u.kind = 2 AND u.newRowid NOT IN (SELECT l.\(currentRowid) \(logged))
-                """, [.integer(barrier), .integer(tableID), .integer(removing.rawValue)])
-            guard strays == 0 else { return nil }
+            // Every update is of a row the entry inserted.
+            guard try log.strayUpdateCount(ofTable: tableID, besides: removing) == 0 else {
+                return nil
+            }
         }
         // Read inverted, the updates came before the deletes, whose values are the rows' last.
         if inverted { updated = [:] }
@@ -174,7 +124,7 @@ extension BatchReplay {
         )
     }
 
-    /// Restores the parts' rows still as the barrier left them, in a savepoint kept only when
+    /// Restores the parts' rows still as the entry left them, in a savepoint kept only when
     /// that is every row of each part (or `expectingInAll` rows in all).
     private mutating func restoreExactly(_ parts: [Part], expectingInAll total: Int?) throws
         -> Bool
@@ -202,49 +152,30 @@ extension BatchReplay {
         return true
     }
 
-    /// The part the barrier's first log row belongs to, if the exact replay can restore it.
+    /// The part the entry's first log row belongs to, if the exact replay can restore it.
     ///
-    /// Read from the first and last log rows alone: its count is the length of the barrier's
-    /// span, and its rowids run from the first row's to the last's. When the barrier is not one
+    /// Read from the first and last log rows alone: its count is the length of the entry's
+    /// span, and its rowids run from the first row's to the last's. When the entry is not one
     /// such part, the exact replay restores fewer rows than that count and takes them back.
     private func firstRowPart() throws -> Part? {
-        let row = try db.fetchOne(
-            Row.self,
-            """
-            SELECT tableId, kind, mask, seq, \(currentRowid),
-                (SELECT \(currentRowid) FROM \(log) WHERE \(spanOf()) ORDER BY seq DESC LIMIT 1),
-                (SELECT lastSeq - firstSeq + 1 FROM \(UndoLogSchema.barriers) WHERE id = ?1),
-                (SELECT tableId = first.tableId AND kind = first.kind FROM \(log)
-                    WHERE \(spanOf()) ORDER BY seq DESC LIMIT 1)
-            FROM \(log) AS first WHERE \(spanOf()) ORDER BY seq LIMIT 1
-            """, [.integer(barrier)])
-        // A barrier whose last log row is of another table or kind is not one part: restoring
+        // An entry whose last log row is of another table or kind is not one part: restoring
         // the first row's part to find that out would cost a whole part, taken back.
-        guard let row, try row.decode(at: 7, as: Bool.self),
-            let table = tables[try row.decode(at: 0)], table.keyMap == nil,
-            let stored = UndoLogSchema.Kind(rawValue: try row.decode(at: 1))
+        guard let (first, spanLength) = try log.firstRow(),
+            let table = tables[first.tableID], table.keyMap == nil, let stored = first.stored
         else { return nil }
-        let mask: Int64 = try row.decode(at: 2)
+        let mask = first.lowestMask
         let kind = replayed(stored)
         guard kind != .insert, mask != 0, mask & ~table.fullMask == 0,
             kind == .update || mask == table.fullMask,
             !mayHaveRowsSkipped(table, kind, mask: mask)
         else { return nil }
         return Part(
-            table: table, stored: stored, kind: kind, count: try row.decode(at: 6),
-            lastSeq: try row.decode(at: 3), masks: [mask], rowids: try Self.range(row, at: 4))
-    }
-
-    /// The range from a row's `column` to its next, unless either is NULL.
-    static func range(_ row: Row, at column: Int) throws -> ClosedRange<Int64>? {
-        guard let lowest = try row.decode(at: column, as: Int64?.self),
-            let highest = try row.decode(at: column + 1, as: Int64?.self), lowest <= highest
-        else { return nil }
-        return lowest...highest
+            table: table, stored: stored, kind: kind, count: spanLength, lastSeq: first.lastSeq,
+            masks: [mask], rowids: first.rowids)
     }
 
     /// Restores the columns each logged update changed, in the rows where every one of them
-    /// still holds what the barrier left; returns those rows, or throws `NotExact` when one of
+    /// still holds what the entry left; returns those rows, or throws `NotExact` when one of
     /// them does not.
     ///
     /// The UPDATE reads each row's values from the log through the update value feed instead of
@@ -270,45 +201,18 @@ extension BatchReplay {
     private func restoreUpdatedExactly(
         _ part: Part, mask: Int64, range: ClosedRange<Int64>?, _ feed: UpdateValueFeed
     ) throws -> [Int64] {
-        let columns = changedColumns(part, mask)
-        // Rows whose update also moved them need the row-by-row replay.
-        let logged = """
-            FROM \(log) AS l WHERE \(spanOf("l")) AND l.tableId = ? AND l.kind = ?
-                AND l.mask = ? AND l.oldRowid = l.newRowid
-            """
-        let pairs = columns.map { "l.\(after)\($0.slot), l.\(before)\($0.slot)" }
-        let assignments = columns.enumerated().map { index, column in
-            let name = column.name.quotedIdentifier
-            return "\(name) = \(UndoEngine.restoreFunction)(rowid, \(index), \(name))"
-        }
-        let arguments = arguments(part) + [.integer(mask)]
-        let update = "UPDATE \(part.table.sqlName) SET \(assignments.joined(separator: ", "))"
-        let logRowids = (" WHERE rowid IN (SELECT l.\(currentRowid) \(logged))", arguments)
-        let attempts = [
-            range.map {
-                (
-                    " WHERE rowid BETWEEN ?5 AND ?6",
-                    arguments + [.integer($0.lowerBound), .integer($0.upperBound)]
-                )
-            } ?? logRowids,
-            logRowids,
-        ]
-        var outcome = UpdateValueFeed.Outcome.outOfStep
-        for (order, (visited, updateArguments)) in zip(
-            ["l.seq", "l.\(currentRowid)"], attempts)
-        where outcome == .outOfStep {
-            let query =
-                "SELECT l.\(currentRowid), \(pairs.joined(separator: ", ")) \(logged) ORDER BY \(order)"
+        let restored = try log.restoreUpdated(
+            of: part.table, part.stored, mask: mask, range: range, through: feed
+        ) { restore in
             let changedBefore = changedRows()
-            outcome = try feed.feed(query, arguments) {
-                try db.executeReplay(update + visited, updateArguments)
-            }
+            let outcome = try restore()
             if case .fed(let keys) = outcome {
                 try expectChanged(keys.count, rowsOf: part, since: changedBefore)
             }
+            return outcome
         }
-        guard case .fed(let keys) = outcome else { throw NotExact() }
-        return keys
+        guard let restored else { throw NotExact() }
+        return restored
     }
 
     /// Re-inserts the part's deleted rows, for the exact replay.

@@ -22,15 +22,12 @@ struct LoggedValue: Equatable {
     /// Whether `value` is only the fingerprint of a packed change's value (`PackedChange`), one
     /// the replay could not rebuild: never written back.
     var packed = false
-
-    /// SQL reading the value.
-    var sql: String { "(SELECT \(column) FROM \(UndoLogSchema.log) WHERE seq = \(seq))" }
 }
 
-/// The net effect of one barrier on one row: everything the barrier did to that row, reduced.
+/// The net effect of one entry on one row: everything the entry did to that row, reduced.
 struct NetChange: Equatable {
     enum Kind: Equatable {
-        /// The row did not exist before the barrier and does after.
+        /// The row did not exist before the entry and does after.
         case insert
         /// The row existed before and after; `before`/`after` hold the changed columns.
         case update
@@ -40,16 +37,16 @@ struct NetChange: Equatable {
 
     let tableId: Int64
     var kind: Kind
-    /// The row's rowid before the barrier (nil for an insert).
+    /// The row's rowid before the entry (nil for an insert).
     var originalRowid: Int64?
-    /// The row's rowid after the barrier (nil for a delete).
+    /// The row's rowid after the entry (nil for a delete).
     var currentRowid: Int64?
     var before: [Int: LoggedValue]
     var after: [Int: SQLiteValue]
     var lastSeq: Int64
 }
 
-/// Reduces a barrier's log, in capture order, to one net change per row, for every order of
+/// Reduces an entry's log, in capture order, to one net change per row, for every order of
 /// insert, update (including rowid changes), delete and re-insert.
 struct NetChangeReducer {
     private struct RowKey: Hashable {
@@ -140,7 +137,7 @@ struct NetChangeReducer {
                 return
             }
             // Updated then deleted: the original row is the deleted one with the first
-            // originals of the columns the barrier had changed.
+            // originals of the columns the entry had changed.
             change.kind = .delete
             change.before = entry.old.merging(change.before) { _, original in original }
             change.after = [:]
@@ -155,7 +152,7 @@ struct NetChangeReducer {
                 before: entry.old, after: [:], lastSeq: entry.seq), at: key)
     }
 
-    /// Starts tracking a row the barrier had not touched yet, found at `key`.
+    /// Starts tracking a row the entry had not touched yet, found at `key`.
     private mutating func begin(_ change: NetChange, at key: RowKey) {
         byRow[key] = changes.count
         changes.append(change)

@@ -1,12 +1,12 @@
 import SQLiteDatabase
 
-/// The ways an undo or redo replays a barrier, tried in this order; the first that applies does
+/// The ways an undo or redo replays an entry, tried in this order; the first that applies does
 /// the work, and each gives the same result (`ReplayStrategyTests` runs the same histories with
 /// each one first and compares the tables and the events).
 ///
 /// | strategy | applies when | records |
 /// | --- | --- | --- |
-/// | `exact` | updates and deletes only, every row and column still as the barrier left it, and no trigger writes a tracked row; or inserts only, every row still as the barrier left it, whose removal (with its cascades and triggers) writes no other tracked row | nothing: the barrier's log, read inverted, is its inverse (the stack flips its entry) |
+/// | `exact` | updates and deletes only, every row and column still as the entry left it, and no trigger writes a tracked row; or inserts only, every row still as the entry left it, whose removal (with its cascades and triggers) writes no other tracked row | nothing: the entry's log, read inverted, is its inverse (the stack flips its entry) |
 /// | `setBased` | each table has one kind of change, each row once (an update: each column once), no row of a parent table is deleted, no unique value collides midway, no reference breaks, and no trigger writes a tracked row | the inverse, captured under the replay's barrier |
 /// | `rowByRow` | always: any order of inserts, updates, deletes and key changes; swaps and rotations of unique values and keys (a row parked out of the way); references kept; application triggers' writes set back (`SideEffectRepair`) | the inverse, captured |
 ///
@@ -21,8 +21,8 @@ enum ReplayStrategy: CaseIterable, Sendable {
     case rowByRow
 }
 
-/// One replay of one barrier by the strategies, in order.
-struct BarrierReplay {
+/// One replay of one entry by the strategies, in order.
+struct EntryReplay {
     let db: Database
     let tables: [Int64: TrackedTable]
     let foreignKeys: ForeignKeys
@@ -38,20 +38,20 @@ struct BarrierReplay {
     struct Reverted {
         var affected: [String: Set<Int64>]
         var conflicts: [UndoConflict]
-        /// True when everything was restored exactly and nothing else was written: the barrier's
+        /// True when everything was restored exactly and nothing else was written: the entry's
         /// own log, read inverted, is then the replay's inverse, and nothing was recorded.
         var exact: Bool
     }
 
-    /// Reverts the barrier `id` (its log read `inverted` or not); the strategies that record do
+    /// Reverts the entry `id` (its log read `inverted` or not); the strategies that record do
     /// it under `inverse`, whose captured log becomes the inverse.
-    func revert(barrier id: Int64, inverted: Bool, inverse: Barrier, engine: UndoEngine) throws
+    func revert(entry id: Int64, inverted: Bool, inverse: Barrier, engine: UndoEngine) throws
         -> Reverted
     {
         let skippingTriggers = try SkippingTriggers(db)
         if strategies.contains(.exact) {
             var exact = BatchReplay(
-                db: db, barrier: id, inverted: inverted, tables: tables, foreignKeys: foreignKeys,
+                db: db, entry: id, inverted: inverted, tables: tables, foreignKeys: foreignKeys,
                 skippingTriggers: skippingTriggers,
                 rowsWorthSuspendingCapture: rowsWorthSuspendingCapture)
             let restored = try UndoContext.$barrier.withValue(nil) {
@@ -64,7 +64,7 @@ struct BarrierReplay {
         return try UndoContext.$barrier.withValue(inverse) {
             if strategies.contains(.setBased) {
                 var batch = BatchReplay(
-                    db: db, barrier: id, inverted: inverted, tables: tables,
+                    db: db, entry: id, inverted: inverted, tables: tables,
                     foreignKeys: foreignKeys, skippingTriggers: skippingTriggers)
                 let parents = tables.values.filter { foreignKeys.isParent($0.name) }.map(\.id)
                 if try !batch.deletesRows(ofTables: parents),
@@ -85,17 +85,16 @@ struct BarrierReplay {
                         affected: batch.affectedRows, conflicts: batch.conflicts, exact: false)
                 }
             }
-            return try rowByRow(barrier: id, inverted: inverted, inverse: inverse, engine: engine)
+            return try rowByRow(entry: id, inverted: inverted, inverse: inverse, engine: engine)
         }
     }
 
     /// The row-by-row replay: a replay that would leave a reference to a row that is gone is
     /// rolled back and done again keeping those references as they are.
-    private func rowByRow(barrier id: Int64, inverted: Bool, inverse: Barrier, engine: UndoEngine)
+    private func rowByRow(entry id: Int64, inverted: Bool, inverse: Barrier, engine: UndoEngine)
         throws -> Reverted
     {
-        let changes = try UndoLogSchema.netChanges(
-            ofRows: UndoLogSchema.filedRows(), [.integer(id)], inverted: inverted, db)
+        let changes = try UndoLogSchema.netChanges(ofEntry: id, inverted: inverted, db)
         var keeping: Set<KeptColumn> = []
         var unparkable: Set<RowKey> = []
         while true {

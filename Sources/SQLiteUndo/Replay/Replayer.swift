@@ -1,11 +1,11 @@
 import SQLiteDatabase
 
 /// Reverts net changes on a connection, one row at a time, restoring only what is still the
-/// barrier's: a value someone else changed since is kept and reported as a conflict. So is a
-/// reference to a row that is gone (`keeping`), and a row the barrier inserted that others still
+/// entry's: a value someone else changed since is kept and reported as a conflict. So is a
+/// reference to a row that is gone (`keeping`), and a row the entry inserted that others still
 /// reference.
 ///
-/// "Still the barrier's" is judged on the rows as they were when the replay began (`snapshot`):
+/// "Still the entry's" is judged on the rows as they were when the replay began (`snapshot`):
 /// what an application's trigger writes while the replay runs is not someone else's change, and
 /// `SideEffectRepair` sets it back afterwards, from what the replayer meant each row to hold
 /// (`intended`).

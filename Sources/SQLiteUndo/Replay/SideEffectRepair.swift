@@ -36,9 +36,7 @@ struct SideEffectRepair {
 
     /// One round: returns how many rows it wrote.
     private func repairOnce() throws -> Int {
-        let changes = try UndoLogSchema.netChanges(
-            ofRows: UndoLogSchema.rows(of: "?1", from: "?2"),
-            [.integer(inverse), .integer(logStart)], inverted: false, db)
+        let changes = try UndoLogSchema.netChanges(ofBarrier: inverse, from: logStart, db)
         var repaired = 0
         var seenRemoved: Set<RowKey> = []
         var seenWritten: Set<RowKey> = []
@@ -88,7 +86,7 @@ struct SideEffectRepair {
             columns[column.slot].map { (name: column.name.quotedIdentifier, sql: $0) }
         }
         guard !named.isEmpty else { return 0 }
-        let differs = named.map { "NOT \(BatchReplay.same($0.name, $0.sql))" }
+        let differs = named.map { "NOT \(UndoLogSchema.same($0.name, $0.sql))" }
         let current = try db.fetchOne(
             Row.self,
             "SELECT \(differs.joined(separator: ", ")) FROM \(table.sqlName) "

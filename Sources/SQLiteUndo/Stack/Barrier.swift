@@ -29,10 +29,10 @@ final class Barrier: Sendable {
         self.name = name
         self.coalescingKey = coalescingKey
         self.recordsAtCommit = recordsAtCommit
-        BarrierID.open(id)
+        LiveBarriers.add(self)
     }
 
-    deinit { BarrierID.close(id) }
+    deinit { LiveBarriers.remove(id) }
 
     /// An engine this barrier wrote to, and where its log rows there start.
     private struct Capturing {
@@ -79,8 +79,18 @@ final class Barrier: Sendable {
         life.withLock { $0.filing(by: recorder) }
     }
 
-    /// A transaction of `recorder`'s engine filed it (`BarrierLife.file`).
-    func file(_ recorded: Recorded?, by recorder: BarrierRecorder) {
+    /// The entries of `stack` this barrier filed to while its block runs (none once it
+    /// returned): the stack passes them by.
+    func runningEntries(on stack: UndoStack) -> [Int64] {
+        guard recordsAtCommit else { return [] }
+        return life.withLock { life in
+            life.phase == .running ? life.entries(on: stack) : []
+        }
+    }
+
+    /// A stack filed it (`UndoStack.record`, in the transaction that wrote it or one of its
+    /// own), in `recorder`'s engine (`BarrierLife.file`).
+    func file(_ recorded: Recorded, by recorder: BarrierRecorder) {
         life.withLock { $0.file(recorded, by: recorder) }
     }
 
@@ -96,18 +106,39 @@ final class Barrier: Sendable {
     /// a crash keeps the change's undo), but it registers, for its stack, only when it closes.
     var isRunning: Bool { recordsAtCommit && life.withLock { $0.phase == .running } }
 
-    /// Its block returned (`BarrierLife.register`).
-    func markRegistered() { life.withLock { $0.register() } }
+    /// Its block returned (`BarrierLife.register`): it registers with the stack of each engine
+    /// it wrote to. A transaction that filed it while the block ran leaves only that entry to
+    /// register (`UndoStack.registerFiled`); writes made outside `write` file it now (a
+    /// transaction still open files it when it commits).
+    func close() throws {
+        life.withLock { $0.register() }
+        for engine in capturingEngines {
+            if let recorded = recorded(by: engine.recorder) {
+                recorded.stack.registerFiled(entry: recorded.entry)
+            } else if !engine.recorder.isPending(self) {
+                try engine.currentStack.register(self)
+            }
+        }
+    }
 
-    /// Its block threw (`BarrierLife.discard`).
-    func markDiscarded() { life.withLock { $0.discard() } }
+    /// Its block threw (`BarrierLife.discard`): everything filed or logged for it is taken back,
+    /// and a transaction still open files nothing of it.
+    func discard() throws {
+        life.withLock { $0.discard() }
+        for engine in capturingEngines {
+            if let recorded = recorded(by: engine.recorder) {
+                try recorded.stack.unrecord(self, recorded)
+            } else {
+                try engine.discardLog(of: self)
+            }
+        }
+    }
 }
 
 /// Barrier ids: unique across the processes sharing a file, `pid << 32 | counter`, so a process
 /// that opens the file can tell the unfinished barriers of a dead process from live ones.
 enum BarrierID {
     private static let counter = Atomic<Int64>(0)
-    private static let live = Mutex<Set<Int64>>([])
     static let processID = Int64(getpid())
 
     static func next() -> Int64 {
@@ -125,18 +156,6 @@ enum BarrierID {
             if exchanged { break }
             current = original
         }
-    }
-
-    static func open(_ id: Int64) { _ = live.withLock { $0.insert(id) } }
-    static func close(_ id: Int64) { _ = live.withLock { $0.remove(id) } }
-
-    /// Whether the barrier's block may still be running: in this process and open, or in
-    /// another process that is alive.
-    static func mayBeRunning(_ id: Int64) -> Bool {
-        let owner = id >> 32
-        if owner == processID { return live.withLock { $0.contains(id) } }
-        guard owner > 0, owner <= Int64(Int32.max) else { return false }
-        return kill(pid_t(owner), 0) == 0 || errno == EPERM
     }
 }
 
@@ -165,10 +184,10 @@ public func undoable<R>(
     do {
         result = try UndoContext.$barrier.withValue(barrier, operation: body)
     } catch {
-        try? discard(barrier)
+        try? barrier.discard()
         throw error
     }
-    try register(barrier)
+    try barrier.close()
     return result
 }
 
@@ -186,35 +205,9 @@ public func undoable<R>(
         result = try await UndoContext.$barrier.withValue(
             barrier, operation: body, isolation: isolation)
     } catch {
-        try? discard(barrier)
+        try? barrier.discard()
         throw error
     }
-    try register(barrier)
+    try barrier.close()
     return result
-}
-
-/// Registers a barrier whose block returned: files it when no transaction did (writes made
-/// outside `write`; a transaction still open files it when it commits), and otherwise registers
-/// the entry a transaction filed while it ran.
-private func register(_ barrier: Barrier) throws {
-    barrier.markRegistered()
-    for engine in barrier.capturingEngines {
-        if let recorded = barrier.recorded(by: engine.recorder) {
-            recorded.stack.registerFiled(entry: recorded.entry)
-        } else if !engine.recorder.isPending(barrier) {
-            try engine.currentStack.register(barrier)
-        }
-    }
-}
-
-/// Takes back everything recorded for a barrier whose block threw.
-private func discard(_ barrier: Barrier) throws {
-    barrier.markDiscarded()
-    for engine in barrier.capturingEngines {
-        if let recorded = barrier.recorded(by: engine.recorder) {
-            try recorded.stack.unrecord(barrier, recorded)
-        } else {
-            try engine.discardLog(of: barrier)
-        }
-    }
 }

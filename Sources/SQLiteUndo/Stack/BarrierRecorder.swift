@@ -68,7 +68,7 @@ final class BarrierRecorder: WriteTransactionObserver, Sendable {
                 continue
             }
             state.withLock { $0.filed.append((barrier, stack)) }
-            barrier.file(try stack.record(barrier, db), by: self)
+            try stack.record(barrier, db)
         }
     }
 

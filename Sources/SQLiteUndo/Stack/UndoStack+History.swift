@@ -151,8 +151,7 @@ extension UndoStack {
         }
         guard let slot, let forwards else { return [:] }
         let changes = try engine.database.read {
-            try UndoLogSchema.netChanges(
-                ofRows: UndoLogSchema.filedRows(), [.integer(step.entry)], inverted: forwards, $0)
+            try UndoLogSchema.netChanges(ofEntry: step.entry, inverted: forwards, $0)
         }
         var values: [Int64: SQLiteValue] = [:]
         for change in changes where change.tableId == slot.table {

@@ -138,7 +138,7 @@ extension UndoStack {
     {
         let unpacked = try engine.unpackForReplay(entry: entry.id, inverted: entry.inverted, db)
         let (inverse, reverted) = try engine.revert(
-            barrier: entry.id, inverted: entry.inverted, named: name, recordingInverse: true, db)
+            entry: entry.id, inverted: entry.inverted, named: name, recordingInverse: true, db)
         let conflicts =
             reverted.conflicts.isEmpty
             ? [] : try engine.attribute(reverted.conflicts, replaying: entry.id, db)

@@ -17,10 +17,6 @@ public final class UndoStack: Sendable {
     private let subscribers = Mutex<[UInt64: AsyncStream<UndoEvent>.Continuation]>([:])
     private let observers = Mutex<[UInt64: @Sendable (UndoEvent) -> Void]>([:])
     private let nextSubscriberID = Atomic<UInt64>(0)
-    /// Entries filed by barriers whose blocks still run, by entry id: `undo()` passes them by and
-    /// `state` leaves them out until the last of those barriers returns (forgotten as they
-    /// return, by `runningEntryIDs`).
-    private let running = Mutex<[(entry: Int64, barrier: Barrier)]>([])
 
     struct Settings {
         var levelsOfUndo = 1000
@@ -67,15 +63,8 @@ public final class UndoStack: Sendable {
         return entries.withLock { $0[list].last { !open.contains($0.id) } }
     }
 
-    /// Ids of the entries a barrier still running filed to (a few); forgets barriers that
-    /// returned.
-    func runningEntryIDs() -> [Int64] {
-        running.withLock { running in
-            guard !running.isEmpty else { return [] }
-            running.removeAll { !$0.barrier.isRunning }
-            return running.map(\.entry)
-        }
-    }
+    /// Ids of the entries a barrier still running filed to (a few, `LiveBarriers`).
+    func runningEntryIDs() -> [Int64] { LiveBarriers.runningEntries(on: self) }
 
     /// How soon after the previous barrier a coalescing barrier may merge into it (default 1 s).
     public var mergeInterval: TimeInterval {
@@ -148,7 +137,7 @@ public final class UndoStack: Sendable {
         try closeMergingInFile(except: nil, db)
         let unpacked = try engine.unpackForReplay(entry: top.id, inverted: top.inverted, db)
         let (inverse, reverted) = try engine.revert(
-            barrier: top.id, inverted: top.inverted, named: top.name, db)
+            entry: top.id, inverted: top.inverted, named: top.name, db)
         let conflicts = reverted.conflicts
         let attributed =
             conflicts.isEmpty ? [] : try engine.attribute(conflicts, replaying: top.id, db)
@@ -193,7 +182,7 @@ public final class UndoStack: Sendable {
     /// Registers a closed barrier in a transaction of its own (see `record`).
     func register(_ barrier: Barrier) throws {
         do {
-            try engine.database.write { db in _ = try record(barrier, db) }
+            _ = try engine.database.write { db in try record(barrier, db) }
         } catch {
             try? reload()
             throw error
@@ -203,12 +192,14 @@ public final class UndoStack: Sendable {
     /// Files a barrier inside the caller's transaction: merges it into the previous one when it
     /// coalesces, otherwise pushes it, clears the redo list and trims the undo list to
     /// `levelsOfUndo`. A barrier whose block still runs is only pushed: it registers (clears the
-    /// redo list, trims the undo list) when its block returns (`registerFiled`). The caller
-    /// reloads the lists if the transaction rolls back.
+    /// redo list, trims the undo list) when its block returns (`registerFiled`). The barrier is
+    /// filed where it went (`Barrier.file`). The caller reloads the lists, and unfiles the
+    /// barrier, if the transaction rolls back.
     /// - Returns: where it went, or nil when it has no log (nothing to undo).
+    @discardableResult
     func record(_ barrier: Barrier, _ db: Database) throws -> Barrier.Recorded? {
         if let merged = try merge(barrier, db) {
-            noteRunning(barrier, in: merged.entry)
+            barrier.file(merged, by: engine.recorder)
             try packLog(of: barrier, in: merged.entry, db)
             try keepWithinByteBudget(measuringAgain: merged.entry, db)
             return merged
@@ -216,7 +207,8 @@ public final class UndoStack: Sendable {
         guard let entry = try insertEntry(barrier, list: .undo, db) else { return nil }
         try packLog(of: barrier, in: entry.id, db)
         try closeMergingInFile(except: entry, db)
-        noteRunning(barrier, in: entry.id)
+        let recorded = Barrier.Recorded(stack: self, entry: barrier.id, mergedFromSeq: nil)
+        barrier.file(recorded, by: engine.recorder)
         entries.withLock { $0.undo.append(entry) }
         if barrier.isRunning {
             try UndoLogSchema.setAside(
@@ -229,22 +221,13 @@ public final class UndoStack: Sendable {
         }
         // An undo or redo before the next barrier resets it: that one does not merge.
         settings.withLock { $0.coalescible = barrier.id }
-        return Barrier.Recorded(stack: self, entry: barrier.id, mergedFromSeq: nil)
+        return recorded
     }
 
     /// Keeps the edits a barrier's log rows (now the entry's) hold as edits (see `PackedChange`).
     func packLog(of barrier: Barrier, in entry: Int64, _ db: Database) throws {
         guard let start = barrier.logStart(in: engine) else { return }
         try UndoLogSchema.pack(entry: entry, from: start, slots: engine.mostSlots, db)
-    }
-
-    private func noteRunning(_ barrier: Barrier, in entry: Int64) {
-        guard barrier.isRunning else { return }
-        running.withLock { running in
-            if !running.contains(where: { $0.entry == entry && $0.barrier === barrier }) {
-                running.append((entry, barrier))
-            }
-        }
     }
 
     /// Registers the entry `id` that a transaction filed while the block of a barrier writing to

@@ -1,10 +1,28 @@
 import SQLiteDatabase
 
 extension UndoLogSchema {
-    /// Log rows reduced to one net change per row, in the order to revert them (the most
-    /// recently touched first). `rows` is SQL selecting them, with its `arguments`; read
-    /// `inverted`, they describe the opposite changes, in the opposite order.
-    static func netChanges(
+    /// A filed entry's log rows reduced to one net change per row, in the order to revert them
+    /// (the most recently touched first); read `inverted`, they describe the opposite changes,
+    /// in the opposite order.
+    static func netChanges(ofEntry entry: Int64, inverted: Bool, _ db: Database) throws
+        -> [NetChange]
+    {
+        try netChanges(ofRows: filedRows(), [.integer(entry)], inverted: inverted, db)
+    }
+
+    /// The log rows `barrier` wrote from `seq` on (in the open transaction, before it is filed
+    /// or extended) reduced to one net change per row, in the order to revert them.
+    static func netChanges(ofBarrier barrier: Int64, from seq: Int64, _ db: Database) throws
+        -> [NetChange]
+    {
+        try netChanges(
+            ofRows: rows(of: "?1", from: "?2"), [.integer(barrier), .integer(seq)],
+            inverted: false, db)
+    }
+
+    /// Log rows reduced to one net change per row (see `netChanges(ofEntry:inverted:_:)`).
+    /// `rows` is SQL selecting them, with its `arguments`.
+    private static func netChanges(
         ofRows rows: String, _ arguments: [SQLiteValue], inverted: Bool, _ db: Database
     ) throws -> [NetChange] {
         let slots = try slotCount(db)
@@ -62,4 +80,9 @@ extension LogEntry {
             seq: order, tableId: try row.decode(at: 1), kind: kind, oldRowid: oldRowid,
             newRowid: newRowid, old: old, new: new.mapValues(\.value))
     }
+}
+
+extension LoggedValue {
+    /// SQL reading the value from its cell of the log.
+    var sql: String { "(SELECT \(column) FROM \(UndoLogSchema.log) WHERE seq = \(seq))" }
 }

@@ -54,7 +54,7 @@ extension UndoLogSchema {
                 ? "" : " AND nw.tableId NOT IN (\(mergedIn.joined(separator: ", ")))"
             return """
                 (nw.mask & \(bit) != 0\(counted) AND NOT coalesce((
-                    SELECT \(BatchReplay.same("t.n\(slot)", "nw.o\(slot)"))
+                    SELECT \(same("t.n\(slot)", "nw.o\(slot)"))
                     FROM \(log) t
                     WHERE \(filedRows("t")) AND t.tableId = nw.tableId
                         AND t.newRowid = nw.oldRowid AND t.mask & \(bit) != 0

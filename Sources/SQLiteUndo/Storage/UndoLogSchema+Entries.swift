@@ -262,7 +262,7 @@ extension UndoLogSchema {
         let ids = try db.fetchAll(Int64.self, "SELECT id FROM \(barriers)")
         try deleteEntries(
             try ids.filter { id in
-                try netChanges(ofRows: filedRows(), [.integer(id)], inverted: false, db).isEmpty
+                try netChanges(ofEntry: id, inverted: false, db).isEmpty
             }, db)
     }
 

@@ -127,7 +127,7 @@ extension UndoLogSchema {
             let continues = try db.fetchOne(
                 Int.self,
                 """
-                SELECT \(BatchReplay.same("l.n\(cell.slot)", "nw.\(old)"))
+                SELECT \(same("l.n\(cell.slot)", "nw.\(old)"))
                 FROM \(log) l, \(log) nw WHERE l.seq = ? AND nw.seq = ?
                 """, [.integer(latest.seq), .integer(cell.seq)])
             guard continues == 1 else { continue }

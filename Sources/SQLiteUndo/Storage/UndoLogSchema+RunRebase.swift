@@ -103,7 +103,7 @@ extension UndoLogSchema {
                     Row.self,
                     """
                     SELECT seq, \(new), length(CAST(\(new) AS BLOB)),
-                        \(BatchReplay.same(new, "(SELECT \(old) FROM \(log) WHERE seq = ?4)"))
+                        \(same(new, "(SELECT \(old) FROM \(log) WHERE seq = ?4)"))
                     FROM \(log) WHERE \(entryRows) ORDER BY seq DESC LIMIT 1
                     """, arguments + [.integer(theirSeq)])
             else { continue }  // the entry never wrote it

@@ -366,7 +366,7 @@ enum UndoLogSchema {
             SELECT DISTINCT barrier FROM \(log)
             WHERE barrier NOT IN (SELECT id FROM \(barriers))
             """
-        ).filter { $0 != 0 && !BarrierID.mayBeRunning($0) }
+        ).filter { $0 != 0 && !LiveBarriers.mayBeRunning($0) }
         try keepingHighestSeq(db) {
             if !orphans.isEmpty {
                 try db.execute(
