@@ -39,7 +39,7 @@ struct TrackedTable: Sendable {
     /// row in the log; nil for a table keyed otherwise, whose rows the key map names.
     let rowidAlias: String?
     /// How the log names the rows of a table without a rowid alias: a number per key value.
-    let keyMap: KeyMap?
+    let keyMap: UndoLogSchema.KeyMap?
     /// Whether the table has a rowid (it is not `WITHOUT ROWID`), named or not.
     let hasRowid: Bool
     /// The column lists of the table's unique indexes (not partial, no expressions): the keys on
@@ -79,7 +79,7 @@ struct TrackedTable: Sendable {
         let name: String = try info.decode("name")
         let hasRowid = try info.decode("wr", as: Int.self) == 0
         let alias = hasRowid ? try rowidAlias(of: name, db) : nil
-        let keyColumns = alias == nil ? try KeyMap.keyColumns(of: name, db) : []
+        let keyColumns = alias == nil ? try UndoLogSchema.KeyMap.keyColumns(of: name, db) : []
         guard alias != nil || !keyColumns.isEmpty else { throw UndoError.noPrimaryKey(name) }
 
         let id = try UndoLogSchema.tableID(named: name, db)
@@ -97,13 +97,13 @@ struct TrackedTable: Sendable {
         {
             throw UndoError.columnHidesRowid(name)
         }
-        let slots = try ColumnSlots.assign(
+        let slots = try UndoLogSchema.ColumnSlots.assign(
             table: name, id: id, columns: stored,
             previous: previous[id]?.columns.map(\.described), db)
         let columns = zip(stored, slots).map { column, slot in
             Column(name: column.name, slot: slot, declaredType: column.declaredType)
         }
-        let keyMap = alias == nil ? KeyMap(tableId: id, columns: keyColumns) : nil
+        let keyMap = alias == nil ? UndoLogSchema.KeyMap(tableId: id, columns: keyColumns) : nil
         try keyMap?.prepare(db)
         let keys = try uniqueKeys(of: name, db)
         let uniqueIndexes =
