@@ -2,8 +2,22 @@ import SQLiteDatabase
 import SQLiteUndo
 import Testing
 
-#if UndoDiagnostics
-    @Suite struct DiagnosticsTests {
+#if UndoDiagnostics || DEBUG
+    import Foundation
+
+    /// Whether the engine runs its checks after every replay: built with the `UndoDiagnostics`
+    /// trait, or a debug build run with `SQLITEUNDO_DIAGNOSTICS` set.
+    private let diagnosticsAreOn: Bool = {
+        #if UndoDiagnostics
+            true
+        #else
+            ProcessInfo.processInfo.environment["SQLITEUNDO_DIAGNOSTICS"].map {
+                !$0.isEmpty && $0 != "0"
+            } ?? false
+        #endif
+    }()
+
+    @Suite(.enabled(if: diagnosticsAreOn)) struct DiagnosticsTests {
         @Test func replayWithACorruptedLogIsCaught() throws {
             let fixture = try Fixture()
             try undoable("A") { try fixture.execute("INSERT INTO items(name) VALUES ('a')") }

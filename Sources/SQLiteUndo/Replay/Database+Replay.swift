@@ -1,9 +1,9 @@
 import SQLiteDatabase
 
 extension Database {
-    /// Runs one statement of a replay (logged when the `UndoDiagnostics` trait is on).
+    /// Runs one statement of a replay (logged when `UndoDiagnostics.isOn`).
     func executeReplay(_ sql: String, _ arguments: [SQLiteValue]) throws {
-        #if UndoDiagnostics
+        #if UndoDiagnostics || DEBUG
             UndoDiagnostics.log(sql, arguments)
         #endif
         try execute(sql, arguments)
@@ -11,7 +11,7 @@ extension Database {
 
     /// `executeReplay` of a statement that returns the rowids it wrote (`RETURNING rowid`).
     func fetchReplay(_ sql: String, _ arguments: [SQLiteValue]) throws -> [Int64] {
-        #if UndoDiagnostics
+        #if UndoDiagnostics || DEBUG
             UndoDiagnostics.log(sql, arguments)
         #endif
         return try fetchAll(Int64.self, sql, arguments)
@@ -19,7 +19,7 @@ extension Database {
 
     /// `executeReplay` of a statement that returns the rows it wrote (`RETURNING`).
     func fetchReplayRows(_ sql: String, _ arguments: [SQLiteValue]) throws -> [Row] {
-        #if UndoDiagnostics
+        #if UndoDiagnostics || DEBUG
             UndoDiagnostics.log(sql, arguments)
         #endif
         return try fetchAll(Row.self, sql, arguments)

@@ -131,8 +131,8 @@ public final class UndoStack: Sendable {
         // into this entry) or replayed this entry already.
         guard let top = top(of: list) else { return nil }
         noting(top)
-        #if UndoDiagnostics
-            let brokenBefore = try UndoDiagnostics.brokenReferences(db)
+        #if UndoDiagnostics || DEBUG
+            let brokenBefore = UndoDiagnostics.isOn ? try UndoDiagnostics.brokenReferences(db) : []
         #endif
         try closeMergingInFile(except: nil, db)
         let unpacked = try engine.unpackForReplay(entry: top.id, inverted: top.inverted, db)
@@ -143,7 +143,7 @@ public final class UndoStack: Sendable {
             conflicts.isEmpty ? [] : try engine.attribute(conflicts, replaying: top.id, db)
         var added: StackEntry?
         if reverted.exact {
-            // Restored exactly: the barrier, read the other way, is its own inverse.
+            // Restored exactly: the entry, read the other way, is its own inverse.
             added = try move(top, to: target, db)
         } else {
             // The inverse takes the entry's place (`UndoLogSchema.supersede`). An inverse that
@@ -167,9 +167,11 @@ public final class UndoStack: Sendable {
             entries.remove(top.id, from: list)
             if let added { entries[target].append(added) }
         }
-        #if UndoDiagnostics
-            try UndoDiagnostics.check(
-                stack: self, entries: entries.withLock { $0 }, brokenBefore: brokenBefore, db)
+        #if UndoDiagnostics || DEBUG
+            if UndoDiagnostics.isOn {
+                try UndoDiagnostics.check(
+                    stack: self, entries: entries.withLock { $0 }, brokenBefore: brokenBefore, db)
+            }
         #endif
         settings.withLock { $0.coalescible = nil }
         return UndoEvent(
@@ -284,7 +286,7 @@ public final class UndoStack: Sendable {
         }
     }
 
-    /// Moves a barrier to the top of the other list, its log now read the other way.
+    /// Moves an entry to the top of the other list, its log now read the other way.
     private func move(_ entry: StackEntry, to list: UndoLogSchema.List, _ db: Database) throws
         -> StackEntry
     {

@@ -1,11 +1,24 @@
 import SQLiteDatabase
 
-#if UndoDiagnostics
+#if UndoDiagnostics || DEBUG
     import Foundation
 
-    /// Checks run after every replay when the package trait `UndoDiagnostics` is enabled: the
-    /// replay broke no foreign key, and the stack's lists in memory match the log in the file.
+    /// Checks run after every replay when the package trait `UndoDiagnostics` is enabled, or in
+    /// a debug build when the environment sets `SQLITEUNDO_DIAGNOSTICS` (so the tests run them
+    /// without a build of their own): the replay broke no foreign key, and the stack's lists in
+    /// memory match the log in the file. The replay's statements are logged then too.
     enum UndoDiagnostics {
+        /// Whether the checks run and the replay is logged.
+        static let isOn: Bool = {
+            #if UndoDiagnostics
+                true
+            #else
+                ProcessInfo.processInfo.environment["SQLITEUNDO_DIAGNOSTICS"].map {
+                    !$0.isEmpty && $0 != "0"
+                } ?? false
+            #endif
+        }()
+
         /// The references that point at no row, as `PRAGMA foreign_key_check` lists them.
         static func brokenReferences(_ db: Database) throws -> Set<Row> {
             Set(try db.fetchAll(Row.self, "PRAGMA foreign_key_check"))
@@ -75,13 +88,14 @@ import SQLiteDatabase
         /// standard error unless it is a terminal (a full-screen program draws there).
         static let destination: FileHandle? = {
             if let path = ProcessInfo.processInfo.environment["SQLITEUNDO_LOG"] {
-                FileManager.default.createFile(atPath: path, contents: nil)
+                _ = FileManager.default.createFile(atPath: path, contents: nil)
                 return FileHandle(forWritingAtPath: path)
             }
             return isatty(STDERR_FILENO) == 1 ? nil : FileHandle.standardError
         }()
 
         static func log(_ sql: String, _ arguments: [SQLiteValue]) {
+            guard isOn else { return }
             destination?.write(Data("sqliteundo replay: \(sql) \(arguments)\n".utf8))
         }
     }
