@@ -138,11 +138,24 @@ public final class Database {
 
     /// Streams the rows of a query one at a time, without loading them all.
     ///
-    /// The cursor must not outlive the closure that received this `Database`.
+    /// The cursor must not outlive the closure that received this `Database`. It takes the
+    /// statement prepared for `sql` out of the cache (two cursors of the same SQL each have
+    /// their own) and gives it back when it is released, so a repeated query is prepared once.
     public func fetchCursor(_ sql: String, _ arguments: [SQLiteValue] = []) throws -> RowCursor {
-        let statement = try Statement(database: self, sql: sql)
-        try statement.bind(arguments)
-        return RowCursor(statement: statement)
+        let statement = try statementCache.take(sql) ?? Statement(database: self, sql: sql)
+        do {
+            try statement.bind(arguments)
+        } catch {
+            giveBack(statement, for: sql)
+            throw error
+        }
+        return RowCursor(statement: statement, sql: sql, database: self)
+    }
+
+    /// Keeps a cursor's statement for the next query of `sql`, reset.
+    fileprivate func giveBack(_ statement: Statement, for sql: String) {
+        sqlite3_reset(statement.handle)
+        if !statementCache.contains(sql) { statementCache.insert(statement, for: sql) }
     }
 
     /// The rowid of the last row inserted on this connection.
@@ -255,9 +268,18 @@ public final class Database {
 /// Rows of a query read one at a time (`while let row = try cursor.next()`).
 public final class RowCursor {
     private let statement: Statement
+    private let sql: String
+    /// The connection, which keeps the statement again when the cursor is released.
+    private weak var database: Database?
     private var done = false
 
-    init(statement: Statement) { self.statement = statement }
+    init(statement: Statement, sql: String, database: Database) {
+        self.statement = statement
+        self.sql = sql
+        self.database = database
+    }
+
+    deinit { database?.giveBack(statement, for: sql) }
 
     /// The next row, or nil when there are no more.
     public func next() throws -> Row? {

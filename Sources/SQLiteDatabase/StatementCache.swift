@@ -23,6 +23,12 @@ struct StatementCache {
 
     func contains(_ sql: String) -> Bool { entries[sql] != nil }
 
+    /// Takes the statement prepared for `sql` out of the cache, for a use that may overlap
+    /// another of the same SQL (a cursor): it is inserted again when that use ends.
+    mutating func take(_ sql: String) -> Statement? {
+        entries.removeValue(forKey: sql)?.statement
+    }
+
     var count: Int { entries.count }
 
     /// Keeps `statement` for `sql`, dropping the least recently used one when full (a statement

@@ -39,4 +39,32 @@ import Testing
         }
         #expect(seen == [1, 2, 3, 1, 2, 3])
     }
+
+    /// A cursor takes its query's prepared statement out of the cache and gives it back when
+    /// released: a repeated cursor query is prepared once, and two open cursors of the same SQL
+    /// each read their own rows.
+    @Test func cursorsOfTheSameQueryReuseItsStatementWithoutSharingIt() throws {
+        let db = try DatabaseQueue()
+        let (pairs, counts) = try db.write { db -> ([[Int64]], [Int]) in
+            try db.execute("CREATE TABLE t(x)")
+            for value: Int64 in 1...3 {
+                try db.execute("INSERT INTO t VALUES (?)", [.integer(value)])
+            }
+            let sql = "SELECT x FROM t WHERE x >= ? ORDER BY x"
+            var counts = [db.cachedStatementCount]
+            let outer = try db.fetchCursor(sql, [.integer(1)])
+            var pairs: [[Int64]] = []
+            while let row = try outer.next() {
+                let inner = try db.fetchCursor(sql, [.integer(try row.decode(at: 0))])
+                while let other = try inner.next() {
+                    pairs.append([try row.decode(at: 0), try other.decode(at: 0)])
+                }
+            }
+            counts.append(db.cachedStatementCount)
+            return (pairs, counts)
+        }
+        #expect(pairs == [[1, 1], [1, 2], [1, 3], [2, 2], [2, 3], [3, 3]])
+        // The statements the cursors gave back: one kept for the query, none more.
+        #expect(counts[1] == counts[0] + 1)
+    }
 }

@@ -81,6 +81,28 @@ struct ReferenceModel {
         var actionID: Int { action == 0 ? id : action }
     }
 
+    /// The stack and action of each record id, in chunks of consecutive ids: a replay keeps a
+    /// copy of the model (`before`) and then writes an entry, which copies one chunk, not the
+    /// entries of every record of the run (a dictionary copy that grew with the run's length).
+    struct RecordStacks {
+        static let chunkSize = 1024
+        private var chunks: [[Int: (stack: String, action: Int)]] = []
+
+        subscript(id: Int) -> (stack: String, action: Int)? {
+            get {
+                let chunk = id / Self.chunkSize
+                return chunks.indices.contains(chunk) ? chunks[chunk][id] : nil
+            }
+            set {
+                let chunk = id / Self.chunkSize
+                if chunk >= chunks.count {
+                    chunks.append(contentsOf: repeatElement([:], count: chunk - chunks.count + 1))
+                }
+                chunks[chunk][id] = newValue
+            }
+        }
+    }
+
     var tables: [String: [Int64: StoredRow]] = [:]
     /// Each table's columns, in order, without the rowid.
     var columns: [String: [String]] = [:]
@@ -89,7 +111,7 @@ struct ReferenceModel {
     var undo: [String: [BarrierRecord]] = [:]
     var redo: [String: [BarrierRecord]] = [:]
     /// The stack and action of each record id.
-    var recordStacks: [Int: (stack: String, action: Int)] = [:]
+    var recordStacks = RecordStacks()
     /// The record a coalescing barrier of each stack may merge into.
     var coalescible: [String: Int] = [:]
     /// Ids of the barriers filed on each stack whose blocks still run.

@@ -161,11 +161,14 @@ extension UndoLogSchema {
     /// no writer is looked for past them. The bound is the log's first row (its key, read at
     /// once): every entry starts there or later, flips later still, so nothing still needed
     /// goes, and no list is scanned at each trim (most trims retire an insert or a delete).
+    /// Naming every table (their ids are never deleted) lets SQLite seek the table's index on
+    /// `(tableId, tookEffect)` to the rows to delete, instead of reading every retired move.
     private static func pruneRetiredMoves(_ db: Database) throws {
         try db.execute(
             """
             DELETE FROM \(retiredMoves)
-            WHERE tookEffect < coalesce((SELECT min(seq) FROM \(log)), 9e18)
+            WHERE tableId IN (SELECT id FROM \(tables))
+                AND tookEffect < coalesce((SELECT min(seq) FROM \(log)), 9e18)
             """)
     }
 
