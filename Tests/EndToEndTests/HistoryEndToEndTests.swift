@@ -83,11 +83,12 @@ extension NotesEndToEndTests {
         // The steps are drawn under the title: the panel is waited for whole.
         try session.waitUntil("the article's four steps, newest first") { screen in
             let lines = screen.split(separator: "\n")
-            return screen.contains("History of this article · 4 steps") && lines.count > 5
-                && lines[2].hasPrefix(" Pane 1 · Typing · P2 Art 003 P1: Title")
-                && lines[3].hasPrefix(" Pane 2 · Typing · P2 Art 003 P1: Title")
-                && lines[4].hasPrefix(" Pane 1 · Set Rating · P2 Art 003 P1")
-                && lines[5].hasPrefix(" Pane 2 · Set Rating · P2 Art 003 P1")
+            return screen.contains("History of this article · 4 steps") && lines.count > 6
+                && lines[2].hasPrefix("─") && lines[2].contains(" now ")
+                && lines[3].hasPrefix(" Pane 1 · Typing · P2 Art 003 P1: Title")
+                && lines[4].hasPrefix(" Pane 2 · Typing · P2 Art 003 P1: Title")
+                && lines[5].hasPrefix(" Pane 1 · Set Rating · P2 Art 003 P1")
+                && lines[6].hasPrefix(" Pane 2 · Set Rating · P2 Art 003 P1")
         }
         // x on pane 2's typing, from pane 1: pane 1's later typing stays, and it says so.
         try session.send("Down")

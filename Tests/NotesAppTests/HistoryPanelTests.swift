@@ -14,13 +14,25 @@ import Testing
     /// minute apart.
     func rateThree(_ fixture: AppFixture) {
         for (title, rating) in [("Article 3", "4"), ("Article 2", "5"), ("Article 1", "3")] {
-            let index = fixture.backend.screenText.split(separator: "\n").dropFirst(2)
-                .firstIndex { $0.hasPrefix(" \(title) ") }!
-            fixture.press(.home)
-            for _ in 0..<(index - 2) { fixture.press(.down) }
+            select(title, fixture)
             fixture.press(.character(Character(rating)))
             fixture.clock.advance(by: 60)
         }
+    }
+
+    /// Selects the article titled `title` in the focused pane's list (after the column of
+    /// marks: `+` on a row an undo brought back).
+    func select(_ title: String, _ fixture: AppFixture) {
+        let index = fixture.backend.screenText.split(separator: "\n").dropFirst(2)
+            .firstIndex { $0.dropFirst().hasPrefix("\(title) ") }!
+        fixture.press(.home)
+        for _ in 0..<(index - 2) { fixture.press(.down) }
+    }
+
+    /// Opens the article titled `title` from the focused pane's list.
+    func open(_ title: String, _ fixture: AppFixture) {
+        select(title, fixture)
+        fixture.press(.enter)
     }
 
     func ratings(_ fixture: AppFixture) throws -> [Int] {
@@ -157,10 +169,10 @@ import Testing
             fixture.screen == """
                  notes  test.db
                  1 History of this article · 3 steps              │ 2 All articles · 3
-                 Pane 1 · Typing · Article 3: Body       30 s ago │ Article 3                           Alice ★☆☆☆☆
-                 Pane 1 · Set Rating · Article 3        1 min ago │ Article 2                           Alice ★★☆☆☆
-                 Pane 2 · Set Rating · Article 3        2 min ago │ Article 1                           Alice ★☆☆☆☆
-                                                                  │
+                ────────────────────── now ───────────────────────│ Article 3                           Alice ★☆☆☆☆
+                 Pane 1 · Typing · Article 3: Body       30 s ago │ Article 2                           Alice ★★☆☆☆
+                 Pane 1 · Set Rating · Article 3        1 min ago │ Article 1                           Alice ★☆☆☆☆
+                 Pane 2 · Set Rating · Article 3        2 min ago │
                                                                   │
                                                                   │
                                                                   │
@@ -181,13 +193,52 @@ import Testing
         fixture.press(.character("x"))
         #expect(app(fixture).message == "Nothing taken back: pane 1 changed Rating since")
         #expect(try ratings(fixture) == [1, 2, 1])
-        #expect(fixture.screen.split(separator: "\n")[1].hasPrefix(" 1 Editing"))
+        // Nothing changed: the panel stays open, for another step.
+        #expect(fixture.screen.split(separator: "\n")[1].hasPrefix(" 1 History of this article"))
         // The typing is taken back from the list of the article's steps, as a step of pane 1.
-        fixture.press(.alt("h"), .character("x"))
+        fixture.press(.home, .character("x"))
         #expect(app(fixture).message == "Took back Typing")
         #expect(
             fixture.screen.split(separator: "\n")[5] == " Body of article 3"
                 + String(repeating: " ", count: 32) + "│")
+    }
+
+    /// An article's history has its "now" line, with the undone steps above it; what the status
+    /// line says Enter does is counted in the pane's own list (steps that did not touch the
+    /// article too), and is what Enter does.
+    @Test func anArticlesHistoryCountsWhatEnterDoes() throws {
+        let fixture = try AppFixture(size: Size(width: 100, height: 14))
+        let original = try ratings(fixture)
+        rateThree(fixture)
+        #expect(try ratings(fixture) == [3, 5, 4])
+        open("Article 3", fixture)
+        fixture.press(.alt("h"))
+        #expect(
+            fixture.screen.split(separator: "\n")[1...3] == [
+                " 1 History of this article · 1 step               │ 2 All articles · 3",
+                "────────────────────── now ───────────────────────│ Article 1                           Alice ★★★☆☆",
+                " Pane 1 · Set Rating · Article 3        3 min ago │ Article 2                           Alice ★★★★★",
+            ])
+        #expect(
+            app(fixture).message == "Enter undoes 2 steps · x takes back Set Rating · Article 3")
+        fixture.press(.enter)
+        #expect(app(fixture).message == "Undid 2 steps: Set Rating, Set Rating")
+        #expect(try ratings(fixture) == [original[0], original[1], 4])
+        // Its own rating undone too: it is above "now", and Enter redoes that one step.
+        fixture.press(.control("z"))
+        #expect(try ratings(fixture) == original)
+        open("Article 3", fixture)
+        fixture.press(.alt("h"))
+        #expect(
+            fixture.screen.split(separator: "\n")[2...3].map { $0.prefix(51) } == [
+                " Pane 1 · Set Rating · Article 3        3 min ago │",
+                "────────────────────── now ───────────────────────│",
+            ])
+        fixture.press(.up)
+        #expect(app(fixture).message == "Undone: Enter redoes 1 step up to Set Rating · Article 3")
+        fixture.press(.enter)
+        #expect(app(fixture).message == "Redid 1 step: Set Rating")
+        #expect(try ratings(fixture) == [original[0], original[1], 4])
     }
 
     /// Another pane's step appears in an open article's history as it happens.
@@ -200,9 +251,10 @@ import Testing
                 + "│ Article 3                           Alice ★★★☆☆")
         fixture.press(.control("w"), .character("4"), .control("w"))
         #expect(
-            fixture.screen.split(separator: "\n")[1...2] == [
+            fixture.screen.split(separator: "\n")[1...3] == [
                 " 1 History of this article · 1 step               │ 2 All articles · 3",
-                " Pane 2 · Set Rating · Article 3              now │ Article 3                           Alice ★★★★☆",
+                "────────────────────── now ───────────────────────│ Article 3                           Alice ★★★★☆",
+                " Pane 2 · Set Rating · Article 3              now │ Article 2                           Alice ★★☆☆☆",
             ])
     }
 
@@ -247,8 +299,9 @@ import Testing
         #expect(typed.contains("FIRST ") && typed.contains("SECOND "))
         fixture.press(.alt("h"))
         let lines = fixture.screen.split(separator: "\n")
-        #expect(lines[2].hasPrefix(" Pane 1 · Typing · Article 1: Body            now │"))
+        #expect(lines[2].hasPrefix("────────────────────── now ───────────────────────│"))
         #expect(lines[3].hasPrefix(" Pane 1 · Typing · Article 1: Body            now │"))
+        #expect(lines[4].hasPrefix(" Pane 1 · Typing · Article 1: Body            now │"))
         fixture.press(.down, .character("x"))
         #expect(fixture.app.message == "Took back Typing; kept what pane 1 did since")
         let body = try #require(try stored())

@@ -113,7 +113,7 @@ extension NotesApp {
         if line.isUndone {
             message =
                 line.stackID == pane.stackID
-                ? "Undone: Enter redoes \(stepsAbove(line, in: panel)) up to \(name)"
+                ? "Undone: Enter redoes \(stepsAbove(line, in: panel, of: pane)) up to \(name)"
                 : "Undone in \(paneName(ofStack: line.stackID)): \(name)"
             return
         }
@@ -134,7 +134,7 @@ extension NotesApp {
             }
         }
         if line.stackID == pane.stackID {
-            let above = stepsAbove(line, in: panel)
+            let above = stepsAbove(line, in: panel, of: pane)
             if above != "0 steps" { text = "Enter undoes \(above) · " + text }
         } else {
             text += " (a step of \(paneName(ofStack: line.stackID)))"
@@ -148,10 +148,25 @@ extension NotesApp {
         return words.isEmpty ? line.step.name : "\(line.step.name) · \(words)"
     }
 
-    /// How many of this pane's steps Enter on `line` would undo or redo: "2 steps".
-    private func stepsAbove(_ line: HistoryPanel.Line, in panel: HistoryPanel) -> String {
-        guard let now = panel.nowIndex else { return "0 steps" }
-        let count = line.isUndone ? now - panel.selected : panel.selected - now - 1
+    /// How many of this pane's steps Enter on `line` (a step of this pane) would undo or redo:
+    /// "2 steps". In the pane's history, the lines between it and "now"; in an article's, which
+    /// lists only the steps that touched the article, the steps before it on the stack's list.
+    private func stepsAbove(_ line: HistoryPanel.Line, in panel: HistoryPanel, of pane: Pane)
+        -> String
+    {
+        let count: Int
+        if panel.scope == .pane {
+            let now = panel.nowIndex
+            count = line.isUndone ? now - panel.selected : panel.selected - now - 1
+        } else if let history = pane.stack?.history {
+            let id = line.step.id
+            count =
+                line.isUndone
+                ? (history.redo.firstIndex { $0.id == id }).map { $0 + 1 } ?? 0
+                : history.undo.firstIndex { $0.id == id } ?? 0
+        } else {
+            count = 0
+        }
         return counted(count, "step")
     }
 
@@ -220,16 +235,16 @@ extension NotesApp {
                     reportingEvery: progressTiming.interval, progress: replayProgress("Taking back")
                 )
             else { return }
-            pane.historyPanel = nil
-            reveal(event, in: pane)
             let changedNothing = stack.state.undo.count == before
             message = describe(event, changedNothing: changedNothing, tookBack: true)
+            // Nothing changed: the panel stays, for another step to be chosen.
+            guard !changedNothing else { return }
+            pane.historyPanel = nil
+            reveal(event, in: pane)
             // Text merges keep later typing without a conflict to name: the panel knows who
             // wrote the article since.
             let later = laterWriters(than: panel.selected, in: panel, of: pane)
-            if !changedNothing, keptClauses(of: event, changedNothing: false).isEmpty,
-                !later.isEmpty
-            {
+            if keptClauses(of: event, changedNothing: false).isEmpty, !later.isEmpty {
                 message! += "; kept what \(later.joined(separator: " and ")) did since"
             }
         } catch {

@@ -2,7 +2,7 @@ import SQLiteUndo
 
 /// A pane's history (Alt-H): its undo stack's steps, newest at the top, with the steps it
 /// undid above a "now" line; or, opened from an article, the steps of every pane that touched
-/// it. Holds a view of the lists (a history of 100k steps is not copied) and the selection,
+/// it, those undone above "now" too. Holds a view of the lists (a history of 100k steps is not copied) and the selection,
 /// kept on the same step when the lists change.
 struct HistoryPanel {
     enum Scope: Equatable {
@@ -24,8 +24,10 @@ struct HistoryPanel {
     let scope: Scope
     /// The pane scope's lists.
     private var history: UndoHistory?
-    /// The article scope's steps, newest first.
+    /// The article scope's steps: the undone ones, then those done, each newest first.
     private var rowSteps: [UndoRowStep] = []
+    /// How many of `rowSteps` are undone.
+    private var undoneRowSteps = 0
     /// The selected line's index.
     private(set) var selected = 0
     /// The first line shown.
@@ -40,15 +42,15 @@ struct HistoryPanel {
         self.scope = scope
     }
 
-    /// Where the "now" line is: below the undone steps (the pane scope only).
-    var nowIndex: Int? { scope == .pane ? history?.redo.count ?? 0 : nil }
+    /// Where the "now" line is: below the undone steps.
+    var nowIndex: Int { scope == .pane ? history?.redo.count ?? 0 : undoneRowSteps }
 
     var lineCount: Int {
-        guard scope == .pane else { return rowSteps.count }
+        guard scope == .pane else { return rowSteps.count + 1 }
         return (history?.redo.count ?? 0) + 1 + (history?.undo.count ?? 0)
     }
 
-    var stepCount: Int { scope == .pane ? lineCount - 1 : lineCount }
+    var stepCount: Int { lineCount - 1 }
 
     /// The line at `index`, or nil for the "now" line.
     func line(at index: Int, stackID: String) -> Line? {
@@ -63,8 +65,10 @@ struct HistoryPanel {
             guard history.undo.indices.contains(undoIndex) else { return nil }
             return Line(step: history.undo[undoIndex], stackID: stackID, isUndone: false)
         case .article:
-            guard rowSteps.indices.contains(index) else { return nil }
-            let step = rowSteps[index]
+            guard index != undoneRowSteps else { return nil }
+            let stepIndex = index < undoneRowSteps ? index : index - 1
+            guard rowSteps.indices.contains(stepIndex) else { return nil }
+            let step = rowSteps[stepIndex]
             return Line(step: step.step, stackID: step.stackID, isUndone: step.isUndone)
         }
     }
@@ -79,7 +83,9 @@ struct HistoryPanel {
 
     mutating func update(rowSteps: [UndoRowStep], stackID: String) {
         let kept = line(at: selected, stackID: stackID)?.step.id
-        self.rowSteps = rowSteps
+        let undone = rowSteps.filter(\.isUndone)
+        self.rowSteps = undone + rowSteps.filter { !$0.isUndone }
+        undoneRowSteps = undone.count
         reselect(kept, stackID: stackID)
     }
 
@@ -97,7 +103,7 @@ struct HistoryPanel {
 
     /// Selects the newest step done (the first line below "now"), or the first line.
     mutating func selectNewestDone(stackID: String) {
-        select((nowIndex ?? -1) + 1, stackID: stackID, direction: -1)
+        select(nowIndex + 1, stackID: stackID, direction: -1)
     }
 
     /// Moves the selection by `delta` lines, over the "now" line.
