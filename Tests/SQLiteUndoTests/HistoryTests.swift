@@ -325,6 +325,48 @@ import Testing
         #expect(try pane.previewRevert(rate) { _ in () }.restores)
     }
 
+    /// Two programs on one file, each with its stack, take back each other's steps: each reads
+    /// the other's lists as the file has them at the take-back, not as it first read them. The
+    /// other's later steps, and a step it undid and redid since (by a replay that filed it anew),
+    /// can still be taken back, from both sides, however often.
+    @Test func twoProgramsTakeBackEachOthersStepsAsTheFileHasThem() throws {
+        let first = try Notebook()
+        let firstPane = try first.engine.stack(id: "first")
+        var second = first
+        second.db = try DatabaseQueue(path: first.path)
+        second.engine = try UndoEngine(for: second.db, tableNames: ["items", "stamps"])
+        let secondPane = try second.engine.stack(id: "second")
+        try first.set(1, to: 1, on: firstPane, "First 1", at: 1)
+        try second.set(2, to: 2, on: secondPane, "Second 2", at: 2)
+        // Each reads the other's stack once, through a row's history.
+        let firstsView = try first.engine.stack(id: "second")
+        let secondsView = try second.engine.stack(id: "first")
+        #expect(secondsView.history.undo.map(\.name) == ["First 1"])
+        #expect(firstsView.history.undo.map(\.name) == ["Second 2"])
+        // Then each acts again, on one row; the first undoes and redoes its step (a replay row
+        // by row, which files the step in a new entry).
+        try second.set(3, to: 4, on: secondPane, "Second 3", at: 3)
+        try first.set(3, to: 3, on: firstPane, "First 3", at: 4)
+        try firstPane.undo()
+        try firstPane.redo()
+        #expect(try first.values() == [1, 2, 3])
+        // Each takes back the other's first step, then the second the first's later one, which
+        // it had never read.
+        let firstOne = try #require(try first.engine.history(of: Item.self, id: 1).first)
+        _ = try #require(try secondPane.revert(firstOne.step, of: secondsView))
+        let secondTwo = try #require(try second.engine.history(of: Item.self, id: 2).first)
+        _ = try #require(try firstPane.revert(secondTwo.step, of: firstsView))
+        #expect(try first.values() == [0, 0, 3])
+        let rowThree = try second.engine.history(of: Item.self, id: 3)
+        #expect(rowThree.map(\.step.name) == ["First 3", "Second 3"])
+        let event = try #require(try secondPane.revert(rowThree[0].step, of: secondsView))
+        #expect(event.conflicts.isEmpty)
+        #expect(try first.values() == [0, 0, 4])
+        // The second's view of the first's stack is as the file has it now.
+        #expect(
+            secondsView.history.undo.map(\.name) == ["Take back Second 2", "First 3", "First 1"])
+    }
+
     /// A row an undo re-created, whose log left history with the redo list at the log's end,
     /// and a later change to it: an undo that keeps that change names the stack that made it.
     /// (The log's last rows deleted, their `seq`s were given again to later changes, which then

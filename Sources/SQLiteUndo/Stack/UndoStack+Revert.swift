@@ -42,15 +42,11 @@ extension UndoStack {
     private func revert(
         _ step: UndoStep, of owner: UndoStack?, reporting report: ProgressReport?
     ) throws -> UndoEvent? {
-        let owner = owner ?? self
-        guard owner.lists(.undo, hold: step) else {
-            throw UndoError.stepNotFound(step.name)
-        }
         let name = "Take back \(step.name)"
         let event: UndoEvent?
         do {
             event = try engine.database.write { db -> UndoEvent? in
-                let entry = try owner.undoEntry(of: step, db)
+                let entry = try undoEntry(of: step, ownedBy: owner, db)
                 try closeMergingInFile(except: nil, db)
                 let (inverse, event) = try metering(entry, reporting: report, db) {
                     try takeBack(entry, named: name, db)
@@ -90,7 +86,7 @@ extension UndoStack {
         _ step: UndoStep, of owner: UndoStack? = nil, reading: (Database) throws -> Value
     ) throws -> (event: UndoEvent, restores: Bool, value: Value) {
         try preview { db in
-            let entry = try (owner ?? self).undoEntry(of: step, db)
+            let entry = try undoEntry(of: step, ownedBy: owner, db)
             let (inverse, event) = try takeBack(entry, named: "Take back \(step.name)", db)
             // As `UndoLogSchema.file` decides whether there is a step to file.
             let restores = try inverse.logStart(in: engine).map { start in
@@ -120,6 +116,18 @@ extension UndoStack {
             }
             return events
         }
+    }
+
+    /// The entry holding `step` on the undo list of `owner` (this stack when nil), found inside
+    /// the transaction. Another stack's lists are read again from the file first: another
+    /// program (another window) may have acted, undone or taken back on that stack since this one
+    /// read its lists, and they would miss its steps or name entries a replay replaced.
+    private func undoEntry(of step: UndoStep, ownedBy owner: UndoStack?, _ db: Database) throws
+        -> StackEntry
+    {
+        guard let owner, owner !== self else { return try undoEntry(of: step, db) }
+        try owner.reload(db)
+        return try owner.undoEntry(of: step, db)
     }
 
     /// The undo list's entry holding `step`, found inside the transaction (a queued action may
