@@ -369,6 +369,59 @@ import Testing
         try second.waitFor("EXIT=0")
     }
 
+    /// Two windows take back each other's steps from an article's history, again and again:
+    /// each reads the other's steps as the notebook has them at the take-back, so a step the
+    /// other made after this window first listed its steps is taken back, not refused.
+    @Test func twoWindowsTakeBackEachOthersStepsAgainAndAgain() throws {
+        let (database, _) = try NotebookOpener.open(path: notebook, seed: .welcome, undo: false)
+        try database.write { try $0.execute("UPDATE articles SET rating = 0") }
+        database.close()
+        func rating() throws -> Int {
+            let db = try DatabaseQueue(path: notebook)
+            defer { db.close() }
+            return try db.read { try $0.fetchOne(Int.self, "SELECT max(rating) FROM articles") }
+                ?? -1
+        }
+        let first = try TmuxSession(
+            arguments: ["--db", notebook, "--panes", "1"], width: 120, height: 30, folder: folder)
+        try first.waitFor("Welcome to notes")
+        let second = try TmuxSession(
+            arguments: ["--db", notebook, "--panes", "1"], width: 120, height: 30, folder: folder)
+        try second.waitFor("Welcome to notes")
+        // The first rates the newest article; the second takes that back from its history.
+        try first.send("3")
+        try first.waitFor("Undo Set Rating")
+        try second.waitFor("★★★☆☆")
+        try second.send("Enter", "M-h")
+        try second.waitFor("History of this article · 1 step")
+        try second.waitFor("x takes back Set Rating")
+        try second.send("x")
+        try second.waitFor("Took back Set Rating")
+        #expect(try rating() == 0)
+        // The first rates it again: a step the second has not listed yet.
+        try first.waitFor("☆☆☆☆☆")
+        try first.send("4")
+        try first.waitFor("★★★★☆")
+        try second.send("M-h")
+        try second.waitFor("History of this article · 3 steps")
+        try second.waitFor("x takes back Set Rating")
+        try second.send("x")
+        try second.waitFor("Took back Set Rating")
+        #expect(try rating() == 0)
+        // And the first takes back the second's last take-back, from its own article history.
+        try first.waitFor("☆☆☆☆☆")
+        try first.send("Enter", "M-h")
+        try first.waitFor("History of this article · 4 steps")
+        try first.waitFor("x takes back Take back Set Rating")
+        try first.send("x")
+        try first.waitFor("Took back Take back Set Rating")
+        #expect(try rating() == 4)
+        try first.send("Escape", "C-q")
+        try second.send("Escape", "C-q")
+        try first.waitFor("EXIT=0")
+        try second.waitFor("EXIT=0")
+    }
+
     /// Another program's `REPLACE` deletes the row in its way without the
     /// delete trigger that keeps the number of articles; notes puts the number right.
     @Test func theCountStaysRightAfterAnotherProgramsReplace() throws {
