@@ -121,7 +121,8 @@ public final class Database {
     }
 
     /// Reads up to `limit` rows with a cached statement, reset when done, so that repeated
-    /// queries are prepared once. (A cursor, which may outlive the call, gets its own statement.)
+    /// queries are prepared once. (A cursor, which may outlive the call, takes the statement out
+    /// of the cache while it reads: `fetchCursor`.)
     private func withRows<T>(
         _ sql: String, _ arguments: [SQLiteValue], limit: Int?,
         _ decode: (Statement) throws -> T
@@ -156,6 +157,12 @@ public final class Database {
     fileprivate func giveBack(_ statement: Statement, for sql: String) {
         sqlite3_reset(statement.handle)
         if !statementCache.contains(sql) { statementCache.insert(statement, for: sql) }
+    }
+
+    /// A number that changes when another connection commits to the database file
+    /// (`PRAGMA data_version`): equal readings mean nothing but this connection wrote in between.
+    public func dataVersion() throws -> Int64 {
+        try fetchOne(Int64.self, "PRAGMA data_version") ?? 0
     }
 
     /// The rowid of the last row inserted on this connection.

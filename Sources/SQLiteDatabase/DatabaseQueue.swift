@@ -217,7 +217,7 @@ public final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
     @discardableResult
     public func pollForExternalChanges() throws -> Bool {
         let (version, tables) = try exclusively { database -> (Int64, Set<String>) in
-            let version = try database.fetchOne(Int64.self, "PRAGMA data_version") ?? 0
+            let version = try database.dataVersion()
             let tables = try database.fetchAll(
                 String.self, "SELECT name FROM sqlite_schema WHERE type = 'table'")
             return (version, Set(tables))
@@ -228,7 +228,7 @@ public final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
     }
 
     private func dataVersion() throws -> Int64 {
-        try exclusively { try $0.fetchOne(Int64.self, "PRAGMA data_version") ?? 0 }
+        try exclusively { try $0.dataVersion() }
     }
 
     private func notify(_ change: DatabaseChange) {

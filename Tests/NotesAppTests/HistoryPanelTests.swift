@@ -87,6 +87,22 @@ import Testing
 
     func app(_ fixture: AppFixture) -> NotesApp { fixture.app }
 
+    /// A take-back when the history is full (`levelsOfUndo`): the oldest step goes as it comes,
+    /// so the list keeps its length; it still says what it took back and closes the panel.
+    @Test func aTakeBackInAFullHistorySaysItTookBack() throws {
+        let fixture = try AppFixture(size: Size(width: 80, height: 14))
+        fixture.app.panes[0].stack?.levelsOfUndo = 3
+        rateThree(fixture)
+        fixture.press(.alt("h"), .end)
+        #expect(
+            app(fixture).message == "Enter undoes 2 steps · x takes back Set Rating · Article 3")
+        fixture.press(.character("x"))
+        #expect(app(fixture).message == "Took back Set Rating")
+        #expect(try ratings(fixture) == [3, 5, 3])
+        #expect(fixture.app.panes[0].historyPanel == nil)
+        #expect(fixture.app.panes[0].stack?.state.undo.count == 3)
+    }
+
     /// x on the oldest of three ratings: only its article's rating goes back, the other two
     /// stay; the take-back is a step, and Ctrl-Z brings the rating back.
     @Test func xTakesBackOneStepAndCtrlZBringsItBack() throws {

@@ -1,23 +1,12 @@
 import SQLiteDatabase
-import SQLiteUndo
 import Testing
 
 #if UndoDiagnostics || DEBUG
-    import Foundation
+    @testable import SQLiteUndo
 
-    /// Whether the engine runs its checks after every replay: built with the `UndoDiagnostics`
-    /// trait, or a debug build run with `SQLITEUNDO_DIAGNOSTICS` set.
-    private let diagnosticsAreOn: Bool = {
-        #if UndoDiagnostics
-            true
-        #else
-            ProcessInfo.processInfo.environment["SQLITEUNDO_DIAGNOSTICS"].map {
-                !$0.isEmpty && $0 != "0"
-            } ?? false
-        #endif
-    }()
-
-    @Suite(.enabled(if: diagnosticsAreOn)) struct DiagnosticsTests {
+    /// Runs when the engine checks after every replay (`UndoDiagnostics.isOn`): built with the
+    /// `UndoDiagnostics` trait, or a debug build run with `SQLITEUNDO_DIAGNOSTICS=1`.
+    @Suite(.enabled(if: UndoDiagnostics.isOn)) struct DiagnosticsTests {
         @Test func replayWithACorruptedLogIsCaught() throws {
             let fixture = try Fixture()
             try undoable("A") { try fixture.execute("INSERT INTO items(name) VALUES ('a')") }

@@ -228,14 +228,16 @@ extension NotesApp {
         }
         do {
             let owner = owner(of: line)
-            let before = stack.state.undo.count
+            // A take-back that changed something is the pane's newest step (the list's length
+            // may stay the same: at `levelsOfUndo` the oldest step goes).
+            let newestBefore = stack.history.undo.first?.id
             guard
                 let event = try stack.revert(
                     line.step, of: owner === stack ? nil : owner,
                     reportingEvery: progressTiming.interval, progress: replayProgress("Taking back")
                 )
             else { return }
-            let changedNothing = stack.state.undo.count == before
+            let changedNothing = stack.history.undo.first?.id == newestBefore
             message = describe(event, changedNothing: changedNothing, tookBack: true)
             // Nothing changed: the panel stays, for another step to be chosen.
             guard !changedNothing else { return }

@@ -2,8 +2,8 @@ import SQLiteUndo
 
 /// A pane's history (Alt-H): its undo stack's steps, newest at the top, with the steps it
 /// undid above a "now" line; or, opened from an article, the steps of every pane that touched
-/// it, those undone above "now" too. Holds a view of the lists (a history of 100k steps is not copied) and the selection,
-/// kept on the same step when the lists change.
+/// it, those undone above "now" too. Holds a view of the lists (a history of 100k steps is not
+/// copied) and the selection, kept on the same step when the lists change.
 struct HistoryPanel {
     enum Scope: Equatable {
         /// The pane's own stack.

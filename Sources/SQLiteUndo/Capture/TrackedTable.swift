@@ -19,10 +19,10 @@ struct TrackedTable: Sendable {
             ColumnRenames.Described(name: name, declaredType: declaredType)
         }
 
-        /// Whether SQLite gives a column declared as `type` no affinity (the rules of "Determination
-        /// Of Column Affinity": the INTEGER and TEXT rules come first), or stores its values as
-        /// they are (`ANY` in a STRICT table; counted typeless in any table, which only costs a
-        /// comparison).
+        /// Whether SQLite gives a column declared as `type` no affinity (the rules of
+        /// "Determination Of Column Affinity": the INTEGER and TEXT rules come first), or stores
+        /// its values as they are (`ANY` in a STRICT table; counted typeless in any table, which
+        /// only costs a comparison).
         static func isTypeless(declaredType type: String) -> Bool {
             let type = type.uppercased()
             if type.contains("INT") || ["CHAR", "CLOB", "TEXT"].contains(where: type.contains) {

@@ -6,8 +6,8 @@ import SQLiteDatabase
 extension BatchReplay {
     /// Reverts the entry only when that restores every value exactly: the simple shape,
     /// updates and deletes only (or inserts only: `removeExactly`), and every row and column
-    /// still as the entry left it. Returns false, having changed nothing, otherwise. Nothing else is
-    /// written, so the entry's own log, read inverted, is the exact inverse.
+    /// still as the entry left it. Returns false, having changed nothing, otherwise. Nothing else
+    /// is written, so the entry's own log, read inverted, is the exact inverse.
     ///
     /// One pass per part: each statement restores only the rows still exactly as the entry
     /// left them (and a deleted row only where its rowid is free); when one is not, or that is
@@ -160,17 +160,17 @@ extension BatchReplay {
     private func firstRowPart() throws -> Part? {
         // An entry whose last log row is of another table or kind is not one part: restoring
         // the first row's part to find that out would cost a whole part, taken back.
-        guard let (first, spanLength) = try log.firstRow(),
+        guard let first = try log.firstRow(),
             let table = tables[first.tableID], table.keyMap == nil, let stored = first.stored
         else { return nil }
-        let mask = first.lowestMask
+        let mask = first.mask
         let kind = replayed(stored)
         guard kind != .insert, mask != 0, mask & ~table.fullMask == 0,
             kind == .update || mask == table.fullMask,
             !mayHaveRowsSkipped(table, kind, mask: mask)
         else { return nil }
         return Part(
-            table: table, stored: stored, kind: kind, count: spanLength, lastSeq: first.lastSeq,
+            table: table, stored: stored, kind: kind, count: first.spanLength, lastSeq: first.seq,
             masks: [mask], rowids: first.rowids)
     }
 

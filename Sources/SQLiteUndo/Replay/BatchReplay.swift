@@ -11,7 +11,6 @@ import SQLiteDatabase
 /// nothing; this file has what both share and the replay that records its inverse.
 struct BatchReplay {
     let db: Database
-    let entry: Int64
     /// Whether the log reads inverted (see `StackEntry.inverted`).
     let inverted: Bool
     let tables: [Int64: TrackedTable]
@@ -56,7 +55,6 @@ struct BatchReplay {
     ) {
         self.db = db
         self.skippingTriggers = skippingTriggers
-        self.entry = entry
         self.inverted = inverted
         self.tables = tables
         self.foreignKeys = foreignKeys

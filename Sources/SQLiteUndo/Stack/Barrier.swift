@@ -106,12 +106,12 @@ final class Barrier: Sendable {
     /// a crash keeps the change's undo), but it registers, for its stack, only when it closes.
     var isRunning: Bool { recordsAtCommit && life.withLock { $0.phase == .running } }
 
-    /// Its block returned (`BarrierLife.register`): it registers with the stack of each engine
+    /// Its block returned (`BarrierLife.close`): it registers with the stack of each engine
     /// it wrote to. A transaction that filed it while the block ran leaves only that entry to
     /// register (`UndoStack.registerFiled`); writes made outside `write` file it now (a
     /// transaction still open files it when it commits).
     func close() throws {
-        life.withLock { $0.register() }
+        life.withLock { $0.close() }
         for engine in capturingEngines {
             if let recorded = recorded(by: engine.recorder) {
                 recorded.stack.registerFiled(entry: recorded.entry)

@@ -4,7 +4,7 @@ import Synchronization
 /// Where a barrier is in its life, changed only by the verbs below.
 ///
 /// ```
-/// running ──register──▶ registered    its block returned: its stack lists it
+/// running ───close───▶ registered    its block returned: its stack lists it
 ///    └──────discard───▶ discarded     its block threw: its filings and log rows are taken back
 /// ```
 ///
@@ -52,7 +52,7 @@ struct BarrierLife: Sendable {
     }
 
     /// Its block returned.
-    mutating func register() {
+    mutating func close() {
         if phase == .running { phase = .registered }
     }
 

@@ -119,14 +119,19 @@ extension UndoStack {
     }
 
     /// The entry holding `step` on the undo list of `owner` (this stack when nil), found inside
-    /// the transaction. Another stack's lists are read again from the file first: another
-    /// program (another window) may have acted, undone or taken back on that stack since this one
-    /// read its lists, and they would miss its steps or name entries a replay replaced.
+    /// the transaction. Another stack's lists are read again from the file first when another
+    /// connection committed since they were read: another program (another window) may have
+    /// acted, undone or taken back on that stack, and they would miss its steps or name entries
+    /// a replay replaced. This engine's own writes keep them as the file has them.
     private func undoEntry(of step: UndoStep, ownedBy owner: UndoStack?, _ db: Database) throws
         -> StackEntry
     {
         guard let owner, owner !== self else { return try undoEntry(of: step, db) }
-        try owner.reload(db)
+        let version = try db.dataVersion()
+        if owner.settings.withLock({ $0.readAtDataVersion }) != version {
+            try owner.reload(db)
+            owner.settings.withLock { $0.readAtDataVersion = version }
+        }
         return try owner.undoEntry(of: step, db)
     }
 

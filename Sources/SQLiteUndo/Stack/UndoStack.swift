@@ -28,6 +28,9 @@ public final class UndoStack: Sendable {
         /// Whether the file may hold entries of this stack open to merging other than the
         /// coalescible one (`closedToMerging`): unknown when the lists are read.
         var fileMayHoldOpenEntries = true
+        /// The engine connection's `dataVersion` when another stack's take-back last read these
+        /// lists (nil: not read so).
+        var readAtDataVersion: Int64?
     }
 
     init(engine: UndoEngine, id: String, entries: StackEntries) {
@@ -186,6 +189,7 @@ public final class UndoStack: Sendable {
         do {
             _ = try engine.database.write { db in try record(barrier, db) }
         } catch {
+            barrier.unfile(by: engine.recorder)
             try? reload()
             throw error
         }
@@ -317,7 +321,8 @@ public final class UndoStack: Sendable {
         try engine.database.read { try reload($0) }
     }
 
-    /// Reads the lists again on a connection outside any transaction.
+    /// Reads the lists again on the engine's connection (in a transaction, as the file has them
+    /// in it).
     func reload(_ db: Database) throws {
         let loaded = try UndoLogSchema.entries(
             ofStack: id, keepingSetAsideFor: runningEntryIDs(), db)

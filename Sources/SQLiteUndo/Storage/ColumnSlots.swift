@@ -13,9 +13,9 @@ extension UndoLogSchema {
         static let limit = 62
 
         /// The slots of `columns` (the table's columns now, in order), recording renames found
-        /// against `previous` (the columns this engine knew; when it knew none, the columns the file
-        /// records, so that a rename made while no engine ran is recognised too), forgetting dropped
-        /// columns and giving new columns slots; records the columns' places and types.
+        /// against `previous` (the columns this engine knew; when it knew none, the columns the
+        /// file records, so that a rename made while no engine ran is recognised too), forgetting
+        /// dropped columns and giving new columns slots; records the columns' places and types.
         /// - Throws: `UndoError.tooManyColumns` when a new column finds no free slot.
         static func assign(
             table: String, id: Int64, columns: [ColumnRenames.Described],
@@ -100,8 +100,8 @@ extension UndoLogSchema {
             }
         }
 
-        /// Takes a dropped column's slot out of the table's log and records: once per drop, it reads
-        /// the log once.
+        /// Takes a dropped column's slot out of the table's log and records: once per drop, it
+        /// reads the log once.
         private static func forget(slot: Int, of table: Int64, _ db: Database) throws {
             let log = UndoLogSchema.log
             try db.execute(

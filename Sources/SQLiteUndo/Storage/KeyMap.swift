@@ -5,12 +5,12 @@ extension UndoLogSchema {
     /// `INTEGER PRIMARY KEY`: a text key (a UUID), a key of several columns (a join table), a
     /// `WITHOUT ROWID` table, an `INTEGER PRIMARY KEY DESC` column.
     ///
-    /// Such a table's rowid, when it has one, is no name for a row: `VACUUM` may renumber it. So each
-    /// key value gets a number of its own the first time the log names it, kept in the file (one
-    /// table per tracked table, `sqliteundo_keys_<table id>`) and never given to another key. The
-    /// log, the replay and the events then use that number where an `INTEGER PRIMARY KEY` table uses
-    /// its rowid: a row whose key changes moves to the number of its new key, as a row whose integer
-    /// key changes moves to another rowid.
+    /// Such a table's rowid, when it has one, is no name for a row: `VACUUM` may renumber it. So
+    /// each key value gets a number of its own the first time the log names it, kept in the file
+    /// (one table per tracked table, `sqliteundo_keys_<table id>`) and never given to another key.
+    /// The log, the replay and the events then use that number where an `INTEGER PRIMARY KEY` table
+    /// uses its rowid: a row whose key changes moves to the number of its new key, as a row whose
+    /// integer key changes moves to another rowid.
     ///
     /// The map's key columns compare with the collations of the table's key (a key declared
     /// `COLLATE NOCASE` finds its number in any case). A key holding NULL, which SQLite allows in a

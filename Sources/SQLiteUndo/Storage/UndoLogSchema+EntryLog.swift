@@ -65,11 +65,22 @@ extension UndoLogSchema {
             }
         }
 
-        /// The entry's first log row, read with its last alone: its table, kind, mask and
-        /// `seq`, the rowids of the first and last rows as the entry left them, and the length
-        /// of the entry's span. nil when the entry has no log row, or when its last row is of
-        /// another table or kind than its first.
-        func firstRow() throws -> (group: Group, spanLength: Int)? {
+        /// The entry's first log row, read with its last alone (see `firstRow()`).
+        struct FirstRow {
+            let tableID: Int64
+            /// The kind stored in the log (nil for a kind this version does not know).
+            let stored: Kind?
+            let mask: Int64
+            let seq: Int64
+            /// The rowids of the first and last rows as the entry left them.
+            let rowids: ClosedRange<Int64>?
+            /// How many `seq`s the entry's span holds.
+            let spanLength: Int
+        }
+
+        /// The entry's first log row, read with its last alone: nil when the entry has no log
+        /// row, or when its last row is of another table or kind than its first.
+        func firstRow() throws -> FirstRow? {
             let row = try db.fetchOne(
                 Row.self,
                 """
@@ -82,14 +93,10 @@ extension UndoLogSchema {
                 FROM \(log) AS first WHERE \(filedRows()) ORDER BY seq LIMIT 1
                 """, [.integer(entry)])
             guard let row, try row.decode(at: 7, as: Bool.self) else { return nil }
-            let mask: Int64 = try row.decode(at: 2)
-            let spanLength: Int = try row.decode(at: 6)
-            let group = Group(
+            return FirstRow(
                 tableID: try row.decode(at: 0), stored: Kind(rawValue: try row.decode(at: 1)),
-                count: spanLength, distinctRows: spanLength, moves: 0, lowestMask: mask,
-                highestMask: mask, lastSeq: try row.decode(at: 3),
-                rowids: try Self.range(row, at: 4))
-            return (group, spanLength)
+                mask: try row.decode(at: 2), seq: try row.decode(at: 3),
+                rowids: try Self.range(row, at: 4), spanLength: try row.decode(at: 6))
         }
 
         /// The range from a row's `column` to its next, unless either is NULL.

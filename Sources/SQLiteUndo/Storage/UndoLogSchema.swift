@@ -10,10 +10,11 @@ import SQLiteDatabase
 /// - `sqliteundo_log`: one row per captured row change, in capture order (`seq`): the barrier,
 ///   the table, the kind, the rowid before and after, a bit mask of the slots it holds, and the
 ///   values before (`o<slot>`) and after (`n<slot>`). An update that keeps the keys is logged
-///   one row per changed column (see `CaptureTriggers.swift`). Columns without type keep every value
-///   exactly as SQLite stored it. It has no index: a barrier's rows are found by its span. A small
-///   edit of a large text or blob is kept as the edit once filed (`splice`, see `PackedChange`),
-///   and a typing run keeps one row per cell (see `UndoLogSchema+RunCollapse.swift`).
+///   one row per changed column (see `CaptureTriggers.swift`). Columns without type keep every
+///   value exactly as SQLite stored it. It has no index: a barrier's rows are found by its span.
+///   A small edit of a large text or blob is kept as the edit once filed (`splice`, see
+///   `PackedChange`), and a typing run keeps one row per cell (see
+///   `UndoLogSchema+RunCollapse.swift`).
 /// - `sqliteundo_retired_moves`: the key changes (a row moved from one rowid to another,
 ///   inserted at one, or deleted from one) of entries that left history, kept, read the way
 ///   they took effect, while an older entry is in history: who wrote a value is found by
