@@ -382,6 +382,13 @@ import Testing
             return try db.read { try $0.fetchOne(Int.self, "SELECT max(rating) FROM articles") }
                 ?? -1
         }
+        /// x in an article's history of `steps` steps, on its newest step done, `name`.
+        func takeBack(_ name: String, in window: TmuxSession, amongSteps steps: String) throws {
+            try window.waitFor("History of this article · \(steps)")
+            try window.waitFor("x takes back \(name)")
+            try window.send("x")
+            try window.waitFor("Took back \(name)")
+        }
         let first = try TmuxSession(
             arguments: ["--db", notebook, "--panes", "1"], width: 120, height: 30, folder: folder)
         try first.waitFor("Welcome to notes")
@@ -393,28 +400,19 @@ import Testing
         try first.waitFor("Undo Set Rating")
         try second.waitFor("★★★☆☆")
         try second.send("Enter", "M-h")
-        try second.waitFor("History of this article · 1 step")
-        try second.waitFor("x takes back Set Rating")
-        try second.send("x")
-        try second.waitFor("Took back Set Rating")
+        try takeBack("Set Rating", in: second, amongSteps: "1 step")
         #expect(try rating() == 0)
         // The first rates it again: a step the second has not listed yet.
         try first.waitFor("☆☆☆☆☆")
         try first.send("4")
         try first.waitFor("★★★★☆")
         try second.send("M-h")
-        try second.waitFor("History of this article · 3 steps")
-        try second.waitFor("x takes back Set Rating")
-        try second.send("x")
-        try second.waitFor("Took back Set Rating")
+        try takeBack("Set Rating", in: second, amongSteps: "3 steps")
         #expect(try rating() == 0)
         // And the first takes back the second's last take-back, from its own article history.
         try first.waitFor("☆☆☆☆☆")
         try first.send("Enter", "M-h")
-        try first.waitFor("History of this article · 4 steps")
-        try first.waitFor("x takes back Take back Set Rating")
-        try first.send("x")
-        try first.waitFor("Took back Take back Set Rating")
+        try takeBack("Take back Set Rating", in: first, amongSteps: "4 steps")
         #expect(try rating() == 4)
         try first.send("Escape", "C-q")
         try second.send("Escape", "C-q")
