@@ -133,7 +133,7 @@ import Testing
                 "sqliteundo-7-column-places", "sqliteundo-8-retired-moves",
                 "sqliteundo-9-kept-by-replay", "sqliteundo-10-closed-to-merging",
                 "sqliteundo-11-retired-arrivals", "sqliteundo-12-packed-changes",
-                "sqliteundo-13-steps", "sqliteundo-14-merge-breaks",
+                "sqliteundo-13-steps", "sqliteundo-14-merge-breaks", "sqliteundo-15-tree",
             ])
         let names = { try db.read { try $0.fetchAll(String.self, "SELECT name FROM items") } }
         let a = try engine.stack(id: "a")

@@ -35,9 +35,10 @@ import Testing
         #expect(listedWhileRunning == UndoStackState(undo: ["Before"], redo: []))
         #expect(undone?.name == "Before")
         #expect(try fixture.rows() == [[2, "first", nil, 0], [3, "second", nil, 0]])
-        // Registering when it returned cleared the redo list, as any new action does.
+        // Registering when it returned kept the redo list as a branch, as any new action does.
         #expect(stack.state == UndoStackState(undo: ["Running"], redo: []))
-        #expect(try fixture.logCount() == 2)
+        #expect(stack.history.kept.map(\.name) == ["Before"])
+        #expect(try fixture.logCount() == 3)
         try stack.undo()
         #expect(try fixture.rows() == [])
         try stack.redo()

@@ -41,7 +41,7 @@ final class EventLog: Sendable {
         #expect(try fixture.rows().map { $0[1] } == ["A", "C"])
     }
 
-    @Test func newBarrierDeletesTheRedoListsLogRows() throws {
+    @Test func aNewBarrierKeepsTheRedoListAsABranch() throws {
         try insert("A")
         try insert("B")
         try stack.undo()
@@ -49,7 +49,13 @@ final class EventLog: Sendable {
         #expect(try fixture.logCount() == 2)
         #expect(try fixture.rows().map { $0[1] } == ["A"])
         try insert("C")
-        #expect(try fixture.logCount() == 2)  // A and C
+        #expect(try fixture.logCount() == 3)  // A, C, and B kept
+        let history = stack.history
+        #expect(history.kept.map(\.name) == ["B"])
+        #expect(history.redo.isEmpty)
+        #expect(history.current?.name == "C")
+        #expect(history.current?.parent == history.undo.last?.id)
+        #expect(history.kept.first?.parent == history.undo.last?.id)
     }
 
     @Test func undoAndRedoWithNothingReturnNil() throws {

@@ -16,23 +16,44 @@ struct StackEntry: Sendable, Equatable {
     /// entry (the inverse of a replay); nil for an action's first entry (its own).
     var step: Int64?
     var stepAt: Double?
+    /// The step it was done on (`stepID` of the entry below it when it was filed), nil for a
+    /// step done on the history's start: the history is a tree.
+    var parent: Int64?
 
     /// The step of the history it is: stable across undo and redo (`UndoStep.id`).
     var stepID: Int64 { step ?? id }
     /// When that step was done (registered, or last merged into).
     var stepDate: Double { stepAt ?? closedAt }
+
+    /// Whether its step was done before `other`'s: by time, then by id (a clock that stands
+    /// still gives one time to many steps). The order `UndoStack.back(inTime:)` follows.
+    func isDone(before other: StackEntry) -> Bool {
+        (stepDate, stepID) < (other.stepDate, other.stepID)
+    }
 }
 
-/// A stack's two lists, oldest first, mirrored in memory from `sqliteundo_barriers`.
+/// A stack's two lists, oldest first, and its kept steps (branches), in the order they were done,
+/// mirrored in memory from `sqliteundo_barriers`.
 struct StackEntries: Sendable {
     var undo: [StackEntry] = []
     var redo: [StackEntry] = []
+    var kept: [StackEntry] = []
 
     /// One list, changed in place (a get/set pair would copy the whole list on every change).
     subscript(list: UndoLogSchema.List) -> [StackEntry] {
-        get { list == .undo ? undo : redo }
+        get {
+            switch list {
+            case .undo: undo
+            case .redo: redo
+            case .kept: kept
+            }
+        }
         _modify {
-            if list == .undo { yield &undo } else { yield &redo }
+            switch list {
+            case .undo: yield &undo
+            case .redo: yield &redo
+            case .kept: yield &kept
+            }
         }
     }
 

@@ -12,6 +12,9 @@ public struct UndoStep: Sendable, Hashable, Identifiable {
     public let name: String
     /// When the action was registered (for a typing run: its last key), by `UndoEngine.clock`.
     public let date: Date
+    /// The id of the step it was done on, nil for a step done at the history's start: the
+    /// history is a tree, and a branch forks where steps share a parent.
+    public let parent: Int64?
     /// The entry that holds the step now (it changes when a replay files an inverse).
     let entry: Int64
 
@@ -19,6 +22,7 @@ public struct UndoStep: Sendable, Hashable, Identifiable {
         id = entry.stepID
         name = entry.name
         date = Date(timeIntervalSince1970: entry.stepDate)
+        parent = entry.parent
         self.entry = entry.id
     }
 
@@ -43,11 +47,31 @@ public struct UndoSteps: RandomAccessCollection, Sendable {
     public subscript(position: Int) -> UndoStep { UndoStep(entries[entries.count - 1 - position]) }
 }
 
-/// A stack's history: the steps `undo()` would take back, newest first, and those `redo()`
-/// would apply again, the next one first.
+/// A stack's history, a tree: the steps `undo()` would take back, newest first (the path from
+/// the start to the current step), those `redo()` would apply again, the next one first, and the
+/// steps of the other branches, which `UndoStack.go(to:)` reaches.
 public struct UndoHistory: Sendable {
+    /// The steps done, newest (the current step) first.
     public let undo: UndoSteps
+    /// The undone steps `redo()` applies again, the next one first.
     public let redo: UndoSteps
+    /// The undone steps on neither list (a later action branched away from them), newest first.
+    public let kept: UndoSteps
+
+    /// The step the stack's state is at, nil at the history's start.
+    public var current: UndoStep? { undo.first }
+
+    /// Every step, in the order they were done (`UndoStack.back(inTime:)` walks it).
+    public var inTimeOrder: [UndoStep] {
+        (undo.entries + redo.entries + kept.entries).sorted { $0.isDone(before: $1) }
+            .map(UndoStep.init)
+    }
+
+    /// The kept steps done on the step `id` (nil: at the start), oldest first: the first steps
+    /// of the branches that fork there, apart from the lists'.
+    public func branches(forkingAt id: Int64?) -> [UndoStep] {
+        kept.entries.filter { $0.parent == id }.map(UndoStep.init)
+    }
 }
 
 /// The rows a step wrote, by table name.
@@ -97,7 +121,7 @@ extension UndoStack {
                 undo: UndoSteps(
                     entries: open.isEmpty
                         ? entries.undo : entries.undo.filter { !open.contains($0.id) }),
-                redo: UndoSteps(entries: entries.redo))
+                redo: UndoSteps(entries: entries.redo), kept: UndoSteps(entries: entries.kept))
         }
     }
 
@@ -147,7 +171,10 @@ extension UndoStack {
             if let entry = entries.undo.last(where: { $0.id == step.entry }) {
                 return entry.inverted
             }
-            return entries.redo.last { $0.id == step.entry }.map { !$0.inverted }
+            let undone =
+                entries.redo.last { $0.id == step.entry }
+                ?? entries.kept.last { $0.id == step.entry }
+            return undone.map { !$0.inverted }
         }
         guard let slot, let forwards else { return [:] }
         let changes = try engine.database.read {

@@ -1,29 +1,55 @@
 import SQLiteDatabase
 
 /// How much history a stack keeps: `levelsOfUndo` steps, and optionally `maxHistoryBytes`
-/// bytes of log; the oldest go first, never the newest, and a new action clears the redo list.
+/// bytes of log, over the whole tree; a new action keeps the redo list as a branch. Past a
+/// bound the oldest kept (branch) steps go first, each with the kept steps done on it, then the
+/// oldest undo steps; never the newest.
 extension UndoStack {
-    /// How many steps the undo list keeps (default 1000); older ones are dropped with their log
-    /// rows when a new action registers.
+    /// How many steps the history keeps, branches included (default 1000); older ones are
+    /// dropped with their log rows when a new action registers.
     public var levelsOfUndo: Int {
         get { settings.withLock { $0.levelsOfUndo } }
         set { settings.withLock { $0.levelsOfUndo = max(0, newValue) } }
     }
 
-    /// What registering an action does to the lists, in the file and in memory: clears the redo
-    /// list and trims the undo list to `levelsOfUndo`.
-    func clearRedoAndTrim(_ db: Database) throws {
-        let midRunRules = engine.slotsTakenIntoRuns()
-        try UndoLogSchema.deleteEntries(
-            entries.withLock { $0.redo.map(\.id) }, takingIn: midRunRules, db)
+    /// What registering an action does to the lists, in the file and in memory: keeps the redo
+    /// list as a branch and trims the history to `levelsOfUndo`.
+    func keepRedoAndTrim(_ db: Database) throws {
         let levels = levelsOfUndo
         let open = runningEntryIDs()
-        let dropped = entries.withLock { entries -> [StackEntry] in
-            entries.redo = []
-            return Self.trim(&entries.undo, to: levels, keeping: open)
+        let (left, dropped) = entries.withLock { entries -> ([Int64], [StackEntry]) in
+            let left = entries.redo.map(\.id)
+            if !entries.redo.isEmpty {
+                entries.kept += entries.redo
+                entries.kept.sort { $0.isDone(before: $1) }
+                entries.redo = []
+            }
+            let excess = Self.registeredCount(entries.undo, open: open) + entries.kept.count - levels
+            let kept = Self.dropOldest(excess, of: &entries.kept)
+            let undone = Self.trim(
+                &entries.undo, to: levels, beside: entries.kept.count, keeping: open)
+            return (left, kept + undone)
         }
+        try UndoLogSchema.keep(left, db)
         try UndoLogSchema.deleteEntries(
-            dropped.map(\.id) + (try dropPastByteBudget(db)), takingIn: midRunRules, db)
+            dropped.map(\.id) + (try dropPastByteBudget(db)),
+            takingIn: engine.slotsTakenIntoRuns(), db)
+    }
+
+    /// Removes the oldest `count` (or more) kept steps, each with the kept steps done on it
+    /// (which no step could reach any more); returns them.
+    static func dropOldest(_ count: Int, of kept: inout [StackEntry]) -> [StackEntry] {
+        var dropped: [StackEntry] = []
+        while dropped.count < count, let oldest = kept.first {
+            // Oldest first: a step comes after the step it was done on.
+            var gone: Set<Int64> = [oldest.stepID]
+            for entry in kept.dropFirst() where entry.parent.map(gone.contains) == true {
+                gone.insert(entry.stepID)
+            }
+            dropped += kept.filter { gone.contains($0.stepID) }
+            kept.removeAll { gone.contains($0.stepID) }
+        }
+        return dropped
     }
 
     /// How many entries of `undo` are registered: not in `open` (their blocks still run). Those
@@ -38,12 +64,12 @@ extension UndoStack {
         return undo.count - found
     }
 
-    /// Removes the oldest registered entries beyond `levels` from `undo`; returns them. Entries in
-    /// `open` are neither counted nor removed.
-    private static func trim(_ undo: inout [StackEntry], to levels: Int, keeping open: [Int64])
-        -> [StackEntry]
-    {
-        var excess = registeredCount(undo, open: open) - levels
+    /// Removes the oldest registered entries beyond `levels` (`kept` steps counting too) from
+    /// `undo`; returns them. Entries in `open` are neither counted nor removed.
+    private static func trim(
+        _ undo: inout [StackEntry], to levels: Int, beside kept: Int = 0, keeping open: [Int64]
+    ) -> [StackEntry] {
+        var excess = registeredCount(undo, open: open) + kept - levels
         var dropped: [StackEntry] = []
         var index = undo.startIndex
         while excess > 0, index < undo.endIndex {
@@ -91,29 +117,43 @@ extension UndoStack {
         return undo.reduce(0) { $0 + ($1.bytes ?? budget + 1) } > budget
     }
 
-    /// Removes from the undo list the oldest registered entries past `maxHistoryBytes`, but the
-    /// newest, measuring the entries not measured yet; returns their ids (their log is still to
-    /// delete).
+    /// Removes from the history the oldest kept steps past `maxHistoryBytes`, then the oldest
+    /// registered undo entries but the newest, measuring the entries not measured yet; returns
+    /// their ids (their log is still to delete).
     func dropPastByteBudget(_ db: Database) throws -> [Int64] {
         guard let budget = settings.withLock({ $0.maxHistoryBytes }) else { return [] }
         let open = runningEntryIDs()
-        var undo = entries.withLock { $0.undo }
+        var (undo, kept) = entries.withLock { ($0.undo, $0.kept) }
         for index in undo.indices where undo[index].bytes == nil {
             undo[index].bytes = try UndoLogSchema.logBytes(ofEntry: undo[index].id, db)
         }
-        var total = undo.reduce(0) { $0 + ($1.bytes ?? 0) }
+        for index in kept.indices where kept[index].bytes == nil {
+            kept[index].bytes = try UndoLogSchema.logBytes(ofEntry: kept[index].id, db)
+        }
+        var total = (undo + kept).reduce(0) { $0 + ($1.bytes ?? 0) }
         var dropped: [Int64] = []
+        while total > budget, !kept.isEmpty {
+            for entry in Self.dropOldest(1, of: &kept) {
+                dropped.append(entry.id)
+                total -= entry.bytes ?? 0
+            }
+        }
         let newest = undo.last { !open.contains($0.id) }?.id
         for entry in undo where total > budget {
             guard !open.contains(entry.id), entry.id != newest else { continue }
             dropped.append(entry.id)
             total -= entry.bytes ?? 0
         }
-        let measured = Dictionary(uniqueKeysWithValues: undo.map { ($0.id, $0.bytes) })
+        let measured = Dictionary(uniqueKeysWithValues: (undo + kept).map { ($0.id, $0.bytes) })
+        let gone = Set(dropped)
         entries.withLock { entries in
-            entries.undo.removeAll { dropped.contains($0.id) }
+            entries.undo.removeAll { gone.contains($0.id) }
+            entries.kept.removeAll { gone.contains($0.id) }
             for index in entries.undo.indices where entries.undo[index].bytes == nil {
                 entries.undo[index].bytes = measured[entries.undo[index].id] ?? nil
+            }
+            for index in entries.kept.indices where entries.kept[index].bytes == nil {
+                entries.kept[index].bytes = measured[entries.kept[index].id] ?? nil
             }
         }
         return dropped

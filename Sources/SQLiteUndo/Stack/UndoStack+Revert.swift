@@ -52,13 +52,14 @@ extension UndoStack {
                     try takeBack(entry, named: name, db)
                 }
                 // A take-back that restored nothing files nothing.
-                if let added = try insertEntry(inverse, list: .undo, db) {
+                let parent = entries.withLock { $0.undo.last?.stepID }
+                if let added = try insertEntry(inverse, list: .undo, parent: parent, db) {
                     if let start = inverse.logStart(in: engine) {
                         try UndoLogSchema.pack(
                             entry: added.id, from: start, slots: engine.mostSlots, db)
                     }
                     entries.withLock { $0.undo.append(added) }
-                    try clearRedoAndTrim(db)
+                    try keepRedoAndTrim(db)
                 }
                 settings.withLock { $0.coalescible = nil }
                 return event

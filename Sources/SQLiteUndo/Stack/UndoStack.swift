@@ -151,7 +151,7 @@ public final class UndoStack: Sendable {
         } else {
             // The inverse takes the entry's place (`UndoLogSchema.supersede`). An inverse that
             // restored nothing is not filed.
-            added = try insertEntry(inverse, list: target, db)
+            added = try insertEntry(inverse, list: target, parent: top.parent, db)
             added?.step = top.stepID
             added?.stepAt = top.stepDate
             if let added {
@@ -196,9 +196,9 @@ public final class UndoStack: Sendable {
     }
 
     /// Files a barrier inside the caller's transaction: merges it into the previous one when it
-    /// coalesces, otherwise pushes it, clears the redo list and trims the undo list to
-    /// `levelsOfUndo`. A barrier whose block still runs is only pushed: it registers (clears the
-    /// redo list, trims the undo list) when its block returns (`registerFiled`). The barrier is
+    /// coalesces, otherwise pushes it, keeps the redo list as a branch and trims the history to
+    /// `levelsOfUndo`. A barrier whose block still runs is only pushed: it registers (keeps the
+    /// redo list, trims the history) when its block returns (`registerFiled`). The barrier is
     /// filed where it went (`Barrier.file`). The caller reloads the lists, and unfiles the
     /// barrier, if the transaction rolls back.
     /// - Returns: where it went, or nil when it has no log (nothing to undo).
@@ -210,20 +210,24 @@ public final class UndoStack: Sendable {
             try keepWithinByteBudget(measuringAgain: merged.entry, db)
             return merged
         }
-        guard let entry = try insertEntry(barrier, list: .undo, db) else { return nil }
+        let parent = entries.withLock { $0.undo.last?.stepID }
+        guard let entry = try insertEntry(barrier, list: .undo, parent: parent, db) else {
+            return nil
+        }
         try packLog(of: barrier, in: entry.id, db)
         try closeMergingInFile(except: entry, db)
         let recorded = Barrier.Recorded(stack: self, entry: barrier.id, mergedFromSeq: nil)
         barrier.file(recorded, by: engine.recorder)
         entries.withLock { $0.undo.append(entry) }
         if barrier.isRunning {
-            try UndoLogSchema.setAside(
-                redo: entries.withLock { $0.redo.map(\.id) }, for: entry.id, db)
+            // Kept as a branch in the file now; the stack lists them as redo until the block
+            // returns (a crash meanwhile never offers to redo over the action).
+            try UndoLogSchema.keep(entries.withLock { $0.redo.map(\.id) }, db)
             // Measured now, in the transaction that filed it: its block's return then knows,
             // without reading the file, whether older entries have to go.
             try keepWithinByteBudget(db)
         } else {
-            try clearRedoAndTrim(db)
+            try keepRedoAndTrim(db)
         }
         // An undo or redo before the next barrier resets it: that one does not merge.
         settings.withLock { $0.coalescible = barrier.id }
@@ -237,14 +241,14 @@ public final class UndoStack: Sendable {
     }
 
     /// Registers the entry `id` that a transaction filed while the block of a barrier writing to
-    /// it ran, now that the last such block returned. As any new action, it clears the redo list
-    /// (an undo may have run meanwhile) and trims the undo list, in a transaction of their own
+    /// it ran, now that the last such block returned. As any new action, it keeps the redo list
+    /// as a branch (an undo may have run meanwhile) and trims the history, in a transaction of their own
     /// when that changes anything. It keeps its place: stacks list actions in the order they
     /// first changed the database.
     ///
     /// It does not throw: the change and its entry are committed, and the block succeeded. When
     /// that transaction fails (another program holding the file past the busy timeout), the lists
-    /// are read again from the file, and the next action clears and trims them.
+    /// are read again from the file, and the next action keeps and trims them.
     func registerFiled(entry id: Int64) {
         let open = runningEntryIDs()
         guard !open.contains(id) else { return }
@@ -252,12 +256,13 @@ public final class UndoStack: Sendable {
         let changesLists = entries.withLock { entries in
             entries.undo.last { $0.id == id } != nil
                 && (!entries.redo.isEmpty
-                    || Self.registeredCount(entries.undo, open: open) > levels
-                    || mayExceedByteBudget(entries.undo))
+                    || Self.registeredCount(entries.undo, open: open) + entries.kept.count
+                        > levels
+                    || mayExceedByteBudget(entries.undo + entries.kept))
         }
         guard changesLists else { return }
         do {
-            try engine.database.write { db in try clearRedoAndTrim(db) }
+            try engine.database.write { db in try keepRedoAndTrim(db) }
         } catch {
             try? reload()
         }
@@ -275,8 +280,7 @@ public final class UndoStack: Sendable {
                         of: recorded.entry, from: first, except: recorded.collapsed, db)
                     return
                 }
-                try UndoLogSchema.restoreRedo(
-                    entries.withLock { $0.redo.map(\.id) }, setAsideFor: barrier.id, db)
+                try UndoLogSchema.restoreRedo(entries.withLock { $0.redo.map(\.id) }, db)
                 try UndoLogSchema.deleteEntries([barrier.id], db)
                 entries.withLock { entries in
                     entries.undo.removeAll { $0.id == barrier.id }
@@ -301,16 +305,16 @@ public final class UndoStack: Sendable {
         return moved
     }
 
-    /// Files `barrier` at the top of `list`; returns its entry, or nil (nothing filed) when it
-    /// has no log rows.
-    func insertEntry(_ barrier: Barrier, list: UndoLogSchema.List, _ db: Database) throws
-        -> StackEntry?
-    {
+    /// Files `barrier` at the top of `list`, done on the step `parent`; returns its entry, or
+    /// nil (nothing filed) when it has no log rows.
+    func insertEntry(
+        _ barrier: Barrier, list: UndoLogSchema.List, parent: Int64?, _ db: Database
+    ) throws -> StackEntry? {
         guard let start = barrier.logStart(in: engine) else { return nil }
         let position = (entries.withLock { $0[list].last?.position } ?? 0) + 1
         let entry = StackEntry(
             id: barrier.id, name: barrier.name, coalescingKey: barrier.coalescingKey,
-            position: position, closedAt: engine.clock().timeIntervalSince1970)
+            position: position, closedAt: engine.clock().timeIntervalSince1970, parent: parent)
         let filed = try UndoLogSchema.file(
             entry, stack: id, list: list, logStart: start, db)
         return filed ? entry : nil
@@ -324,8 +328,7 @@ public final class UndoStack: Sendable {
     /// Reads the lists again on the engine's connection (in a transaction, as the file has them
     /// in it).
     func reload(_ db: Database) throws {
-        let loaded = try UndoLogSchema.entries(
-            ofStack: id, keepingSetAsideFor: runningEntryIDs(), db)
+        let loaded = try UndoLogSchema.entries(ofStack: id, db)
         entries.withLock { $0 = loaded }
         settings.withLock { $0.fileMayHoldOpenEntries = true }
     }

@@ -33,10 +33,12 @@ import SQLiteDatabase
             if let first = violations.first {
                 throw UndoError.diagnosticFailed("foreign key violation after replay: \(first)")
             }
-            let stored = try UndoLogSchema.entries(
-                ofStack: stack.id, keepingSetAsideFor: stack.runningEntryIDs(), db)
+            // A running block's redo entries are kept in the file and still on the redo list in
+            // memory until it returns (`UndoLogSchema.keep`).
+            let stored = try UndoLogSchema.entries(ofStack: stack.id, db)
             if stored.undo.map(\.id) != entries.undo.map(\.id)
-                || stored.redo.map(\.id) != entries.redo.map(\.id)
+                || Set((stored.redo + stored.kept).map(\.id))
+                    != Set((entries.redo + entries.kept).map(\.id))
             {
                 throw UndoError.diagnosticFailed(
                     "stack \(stack.id) in memory differs from the file")

@@ -7,28 +7,28 @@ import SQLiteDatabase
 extension UndoLogSchema {
     // MARK: The lists
 
-    /// A stack's entries, both lists, oldest first, with the redo entries `setAside` took off
-    /// for `running`, entries whose block still runs (the stack keeps them until it returns).
-    static func entries(
-        ofStack stackID: String, keepingSetAsideFor running: [Int64] = [], _ db: Database
-    ) throws -> StackEntries {
+    /// A stack's entries: both lists, oldest first, and the kept steps, in the order they were
+    /// done.
+    static func entries(ofStack stackID: String, _ db: Database) throws -> StackEntries {
         var entries = StackEntries()
         let rows = try db.fetchAll(
             Row.self,
             """
-            SELECT id, list, name, coalescingKey, position, closedAt, inverted, step, stepAt
+            SELECT id, list, name, coalescingKey, position, closedAt, inverted, step, stepAt,
+                parentStep
             FROM \(barriers)
-            WHERE stackId = ?1 AND (supersededBy IS NULL
-                OR supersededBy IN (SELECT value FROM json_each(?2)))
-            ORDER BY list, position
-            """, [.text(stackID), .text(running.jsonArray)])
+            WHERE stackId = ? AND supersededBy IS NULL
+            ORDER BY list, CASE list WHEN 2 THEN coalesce(stepAt, closedAt) ELSE position END,
+                coalesce(step, id)
+            """, [.text(stackID)])
         for row in rows {
             let entry = StackEntry(
                 id: try row.decode("id"), name: try row.decode("name"),
                 coalescingKey: try row.decode("coalescingKey"),
                 position: try row.decode("position"),
                 closedAt: try row.decode("closedAt"), inverted: try row.decode("inverted"),
-                step: try row.decode("step"), stepAt: try row.decode("stepAt"))
+                step: try row.decode("step"), stepAt: try row.decode("stepAt"),
+                parent: try row.decode("parentStep"))
             let list = List(rawValue: try row.decode("list")) ?? .undo
             entries[list].append(entry)
         }
@@ -57,42 +57,18 @@ extension UndoLogSchema {
         try db.execute(
             """
             INSERT INTO \(barriers)
-                (id, stackId, list, position, name, coalescingKey, closedAt, firstSeq, lastSeq)
-            SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, \(highestSeq)
+                (id, stackId, list, position, name, coalescingKey, closedAt, firstSeq, lastSeq,
+                parentStep)
+            SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, \(highestSeq), ?9
             WHERE EXISTS (SELECT 1 FROM \(log) WHERE \(rows(of: "?1", from: "?8")))
             """,
             [
                 .integer(entry.id), .text(stackID), .integer(list.rawValue),
                 .integer(entry.position), .text(entry.name),
                 entry.coalescingKey.map { .text($0) } ?? .null, .real(entry.closedAt),
-                .integer(logStart),
+                .integer(logStart), entry.parent.map { .integer($0) } ?? .null,
             ])
         return db.changesCount == 1
-    }
-
-    /// Takes a stack's redo entries off the file's lists in favour of `action`, a new action
-    /// whose block still runs: the redo list it replaces when its block returns is gone from
-    /// the file from the transaction that filed it on, so a crash before then never offers to
-    /// redo over it. The stack keeps them in memory meanwhile (a redo inside the block puts one
-    /// back with `move`); they go with `action` if it leaves history, and `restoreRedo` puts
-    /// them back if its block throws.
-    static func setAside(redo ids: [Int64], for action: Int64, _ db: Database) throws {
-        guard !ids.isEmpty else { return }
-        try db.execute(
-            """
-            UPDATE \(barriers) SET supersededBy = ?1
-            WHERE id IN (SELECT value FROM json_each(?2)) AND supersededBy IS NULL
-            """, [.integer(action), .text(ids.jsonArray)])
-    }
-
-    /// Puts back on the redo list the entries `setAside` took off for `action`.
-    static func restoreRedo(_ ids: [Int64], setAsideFor action: Int64, _ db: Database) throws {
-        guard !ids.isEmpty else { return }
-        try db.execute(
-            """
-            UPDATE \(barriers) SET supersededBy = NULL
-            WHERE id IN (SELECT value FROM json_each(?2)) AND supersededBy = ?1
-            """, [.integer(action), .text(ids.jsonArray)])
     }
 
     /// Puts an entry on `list` at its position, reading its log as `entry.inverted` says (an
@@ -205,11 +181,12 @@ extension UndoLogSchema {
         try db.execute(
             "UPDATE \(barriers) SET supersededBy = ?2, keptByReplay = ?3 WHERE id = ?1",
             [.integer(id), .integer(successor), .integer(keptChanges ? 1 : 0)])
-        // The successor is the same step of the history: its id and time carry over.
+        // The successor is the same step of the history: its id, time and parent carry over.
         try db.execute(
             """
-            UPDATE \(barriers) SET (step, stepAt) = (
-                SELECT coalesce(step, id), coalesce(stepAt, closedAt) FROM \(barriers) WHERE id = ?1)
+            UPDATE \(barriers) SET (step, stepAt, parentStep) = (
+                SELECT coalesce(step, id), coalesce(stepAt, closedAt), parentStep
+                FROM \(barriers) WHERE id = ?1)
             WHERE id = ?2
             """, [.integer(id), .integer(successor)])
     }

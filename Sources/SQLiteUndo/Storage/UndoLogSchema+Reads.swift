@@ -43,7 +43,7 @@ extension UndoLogSchema {
     }
 
     /// Every entry still in a stack's lists (not superseded) whose log touched the row `rowid`
-    /// of `table`, with its stack and whether it is on the redo list.
+    /// of `table`, with its stack and whether it is undone (on the redo list, or kept).
     static func entries(touching table: Int64, rowid: Int64, _ db: Database) throws
         -> [(entry: StackEntry, stackID: String, isUndone: Bool)]
     {
@@ -64,7 +64,7 @@ extension UndoLogSchema {
                 closedAt: try row.decode(at: 5), inverted: try row.decode(at: 6),
                 step: try row.decode(at: 7), stepAt: try row.decode(at: 8))
             return (
-                entry, try row.decode(at: 9), List(rawValue: try row.decode(at: 1)) == .redo
+                entry, try row.decode(at: 9), List(rawValue: try row.decode(at: 1)) != .undo
             )
         }
     }

@@ -19,8 +19,9 @@ import SQLiteDatabase
 ///   inserted at one, or deleted from one) of entries that left history, kept, read the way
 ///   they took effect, while an older entry is in history: who wrote a value is found by
 ///   following the row back through them, to where it was inserted.
-/// - `sqliteundo_barriers`: filed barriers: their stack, list (0 undo, 1 redo), position,
-///   name, coalescing key, closing time, whether its log reads inverted (an undo that
+/// - `sqliteundo_barriers`: filed barriers: their stack, list (0 undo, 1 redo, 2 kept: undone
+///   steps of a branch a later action left), position, the step it was done on (`parentStep`,
+///   nil for the first: the history is a tree), name, coalescing key, closing time, whether its log reads inverted (an undo that
 ///   restored everything exactly turns the barrier into its own redo by flipping this flag,
 ///   instead of recording the replay), when it was last flipped (`flippedAt`, a point between
 ///   two `seq`s, and `flipOrder`, a count of the file's flips: indexed), and
@@ -28,8 +29,8 @@ import SQLiteDatabase
 ///   written meanwhile may lie between them). An entry replayed row by row (not flipped) is
 ///   superseded by the replay's inverse (`supersededBy`, and `keptByReplay` when that replay
 ///   kept some of its changes): on no list, its log kept for `lastWriter` until the entry that
-///   took its place goes. The redo entries a new action replaces are superseded by it as soon
-///   as it is filed, while its block still runs (`setAside`). `closedToMerging`: a typing step
+///   took its place goes. The redo entries a new action leaves are kept as a branch as soon
+///   as it is filed, while its block still runs (`keep`). `closedToMerging`: a typing step
 ///   may no longer merge into the entry (its run ended; the entries still open to merging are
 ///   indexed). `packed`: whether some of its log rows may be packed.
 /// - `sqliteundo_merge_breaks`: rows of entries still open to merging that another change,
@@ -58,6 +59,8 @@ enum UndoLogSchema {
     enum List: Int64 {
         case undo = 0
         case redo = 1
+        /// Undone steps of a branch a later action left: on no list, kept for `UndoStack.go(to:)`.
+        case kept = 2
     }
 
     /// The table recording which of the log's migrations a file has had (apart from the
@@ -83,6 +86,7 @@ enum UndoLogSchema {
         migrator.registerMigration("sqliteundo-12-packed-changes", addPacking)
         migrator.registerMigration("sqliteundo-13-steps", addSteps)
         migrator.registerMigration("sqliteundo-14-merge-breaks", addMergeBreaks)
+        migrator.registerMigration("sqliteundo-15-tree", addParentSteps)
         return migrator
     }
 
