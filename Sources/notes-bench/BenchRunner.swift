@@ -60,6 +60,8 @@ enum BenchRunner {
         if runs(.history) {
             Progress.note("undo with \(config.longHistory) barriers of history")
             results.append(MeasuredBlock([.history], try HistoryBenchmark(config: config).run()))
+            Progress.note("going to a step on another branch")
+            results.append(MeasuredBlock([.history], try BranchBenchmark(config: config).run()))
         }
         if runs(.historyPanel) {
             Progress.note("history panel and take-backs")

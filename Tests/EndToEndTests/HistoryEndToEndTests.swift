@@ -85,14 +85,15 @@ extension NotesEndToEndTests {
             let lines = screen.split(separator: "\n")
             return screen.contains("History of this article · 4 steps") && lines.count > 6
                 && lines[2].hasPrefix("─") && lines[2].contains(" now ")
-                && lines[3].hasPrefix(" Pane 1 · Typing · P2 Art 003 P1: Title")
-                && lines[4].hasPrefix(" Pane 2 · Typing · P2 Art 003 P1: Title")
+                && lines[3].hasPrefix(" Pane 1 · Typing \" P1\" · P2 Art 003 P1: Title")
+                && lines[4].hasPrefix(" Pane 2 · Typing \"P2 \" · P2 Art 003 P1: Title")
                 && lines[5].hasPrefix(" Pane 1 · Set Rating · P2 Art 003 P1")
                 && lines[6].hasPrefix(" Pane 2 · Set Rating · P2 Art 003 P1")
         }
         // x on pane 2's typing, from pane 1: pane 1's later typing stays, and it says so.
         try session.send("Down")
-        try session.waitFor("x takes back Typing · P2 Art 003 P1: Title (a step of pane 2)")
+        try session.waitFor(
+            "x takes back Typing \"P2 \" · P2 Art 003 P1: Title (a step of pane 2)")
         try session.send("x")
         try session.waitFor("Took back Typing; kept what pane 1 did since")
         #expect(try titles() == ["Art 001", "Art 002", "Art 003 P1"])

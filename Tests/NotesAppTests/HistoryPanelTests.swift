@@ -55,10 +55,10 @@ import Testing
             fixture.screen == """
                  notes  test.db
                  1 History · 3 steps                    │ 2 All articles · 3
-                 Set Rating · Article 1       1 min ago │ Article 2                 Alice ★★★★★
+                 Set Rating · Article 1 ★★★☆☆ 1 min ago │ Article 2                 Alice ★★★★★
                 ───────────────── now ──────────────────│ Article 3                 Alice ★★★★☆
-                 Set Rating · Article 2       2 min ago │ Article 1                 Alice ★☆☆☆☆
-                 Set Rating · Article 3       3 min ago │
+                 Set Rating · Article 2 ★★★★★ 2 min ago │ Article 1                 Alice ★☆☆☆☆
+                 Set Rating · Article 3 ★★★★☆ 3 min ago │
                                                         │
                                                         │
                                                         │
@@ -73,13 +73,16 @@ import Testing
         #expect(canvas.cell(at: Point(x: 3, y: 4))?.style == Theme.selectedFocused)
         #expect(canvas.cell(at: Point(x: 3, y: 2))?.style.dim == true)
         #expect(canvas.cell(at: Point(x: 3, y: 5))?.style == .plain)
-        #expect(app(fixture).message == "x takes back Set Rating · Article 2")
+        #expect(app(fixture).message == "x takes back Set Rating · Article 2 ★★★★★")
         // Moving passes over "now"; the status line says what Enter and x would do.
         fixture.press(.down)
         #expect(
-            app(fixture).message == "Enter undoes 1 step · x takes back Set Rating · Article 3")
+            app(fixture).message
+                == "Enter undoes 1 step · x takes back Set Rating · Article 3 ★★★★☆")
         fixture.press(.up, .up)
-        #expect(app(fixture).message == "Undone: Enter redoes 1 step up to Set Rating · Article 1")
+        #expect(
+            app(fixture).message == "Undone: Enter redoes 1 step up to Set Rating · Article 1 ★★★☆☆"
+        )
         fixture.press(.escape)
         #expect(fixture.screen.split(separator: "\n")[1].hasPrefix(" 1 All articles · 3"))
         #expect(try ratings(fixture) == [1, 5, 4])
@@ -95,7 +98,8 @@ import Testing
         rateThree(fixture)
         fixture.press(.alt("h"), .end)
         #expect(
-            app(fixture).message == "Enter undoes 2 steps · x takes back Set Rating · Article 3")
+            app(fixture).message
+                == "Enter undoes 2 steps · x takes back Set Rating · Article 3 ★★★★☆")
         fixture.press(.character("x"))
         #expect(app(fixture).message == "Took back Set Rating")
         #expect(try ratings(fixture) == [3, 5, 3])
@@ -110,7 +114,8 @@ import Testing
         rateThree(fixture)
         fixture.press(.alt("h"), .end)
         #expect(
-            app(fixture).message == "Enter undoes 2 steps · x takes back Set Rating · Article 3")
+            app(fixture).message
+                == "Enter undoes 2 steps · x takes back Set Rating · Article 3 ★★★★☆")
         fixture.press(.character("x"))
         #expect(try ratings(fixture) == [3, 5, 3])
         #expect(
@@ -155,12 +160,14 @@ import Testing
         fixture.press(.alt("h"), .home)
         #expect(
             fixture.screen.split(separator: "\n")[2...5] == [
-                " Set Rating · Article 1       1 min ago │ Article 3                 Alice ★★★★☆",
-                " Set Rating · Article 2       2 min ago │ Article 2                 Alice ★★☆☆☆",
+                " Set Rating · Article 1 ★★★☆☆ 1 min ago │ Article 3                 Alice ★★★★☆",
+                " Set Rating · Article 2 ★★★★★ 2 min ago │ Article 2                 Alice ★★☆☆☆",
                 "───────────────── now ──────────────────│ Article 1                 Alice ★☆☆☆☆",
-                " Set Rating · Article 3       3 min ago │",
+                " Set Rating · Article 3 ★★★★☆ 3 min ago │",
             ])
-        #expect(app(fixture).message == "Undone: Enter redoes 2 steps up to Set Rating · Article 1")
+        #expect(
+            app(fixture).message
+                == "Undone: Enter redoes 2 steps up to Set Rating · Article 1 ★★★☆☆")
         fixture.press(.enter)
         #expect(try ratings(fixture) == [3, 5, 4])
         #expect(app(fixture).message == "Redid 2 steps: Set Rating, Set Rating")
@@ -186,15 +193,15 @@ import Testing
                  notes  test.db
                  1 History of this article · 3 steps              │ 2 All articles · 3
                 ────────────────────── now ───────────────────────│ Article 3                           Alice ★☆☆☆☆
-                 Pane 1 · Typing · Article 3: Body       30 s ago │ Article 2                           Alice ★★☆☆☆
-                 Pane 1 · Set Rating · Article 3        1 min ago │ Article 1                           Alice ★☆☆☆☆
-                 Pane 2 · Set Rating · Article 3        2 min ago │
+                 Pane 1 · Typing "New " · Article 3: Bo… 30 s ago │ Article 2                           Alice ★★☆☆☆
+                 Pane 1 · Set Rating · Article 3 ★☆☆☆☆  1 min ago │ Article 1                           Alice ★☆☆☆☆
+                 Pane 2 · Set Rating · Article 3 ★★★★★  2 min ago │
                                                                   │
                                                                   │
                                                                   │
                                                                   │
                                                                   │
-                 Pane 1 │ Undo Typing │ Nothing to redo │ x takes back Typing · Article 3: Body
+                 Pane 1 │ Undo Typing │ Nothing to redo │ x takes back Typing "New " · Article 3: Body
                 Enter Go to  x Take back  Esc Close  ^Z Undo  ^Y Redo  M-H History  ^N New
                 ^W Next pane  ^T New pane  ^X Close pane  F1 Help  ^Q Quit
                 """)
@@ -233,10 +240,11 @@ import Testing
             fixture.screen.split(separator: "\n")[1...3] == [
                 " 1 History of this article · 1 step               │ 2 All articles · 3",
                 "────────────────────── now ───────────────────────│ Article 1                           Alice ★★★☆☆",
-                " Pane 1 · Set Rating · Article 3        3 min ago │ Article 2                           Alice ★★★★★",
+                " Pane 1 · Set Rating · Article 3 ★★★★☆  3 min ago │ Article 2                           Alice ★★★★★",
             ])
         #expect(
-            app(fixture).message == "Enter undoes 2 steps · x takes back Set Rating · Article 3")
+            app(fixture).message
+                == "Enter undoes 2 steps · x takes back Set Rating · Article 3 ★★★★☆")
         fixture.press(.enter)
         #expect(app(fixture).message == "Undid 2 steps: Set Rating, Set Rating")
         #expect(try ratings(fixture) == [original[0], original[1], 4])
@@ -247,11 +255,13 @@ import Testing
         fixture.press(.alt("h"))
         #expect(
             fixture.screen.split(separator: "\n")[2...3].map { $0.prefix(51) } == [
-                " Pane 1 · Set Rating · Article 3        3 min ago │",
+                " Pane 1 · Set Rating · Article 3 ★★★★☆  3 min ago │",
                 "────────────────────── now ───────────────────────│",
             ])
         fixture.press(.up)
-        #expect(app(fixture).message == "Undone: Enter redoes 1 step up to Set Rating · Article 3")
+        #expect(
+            app(fixture).message == "Undone: Enter redoes 1 step up to Set Rating · Article 3 ★★★★☆"
+        )
         fixture.press(.enter)
         #expect(app(fixture).message == "Redid 1 step: Set Rating")
         #expect(try ratings(fixture) == [original[0], original[1], 4])
@@ -270,7 +280,7 @@ import Testing
             fixture.screen.split(separator: "\n")[1...3] == [
                 " 1 History of this article · 1 step               │ 2 All articles · 3",
                 "────────────────────── now ───────────────────────│ Article 3                           Alice ★★★★☆",
-                " Pane 2 · Set Rating · Article 3              now │ Article 2                           Alice ★★☆☆☆",
+                " Pane 2 · Set Rating · Article 3 ★★★★☆        now │ Article 2                           Alice ★★☆☆☆",
             ])
     }
 
@@ -285,7 +295,7 @@ import Testing
                  notes  test.db
                  1 History · 1 step         │ 2 All articles · 3
                 ─────────── now ────────────│ Article 3           ★★★★☆
-                 Set Rating · Article 3     │ Article 2           ★★☆☆☆
+                 Set Rating · Articl… ★★★★☆ │ Article 2           ★★☆☆☆
                                             │ Article 1           ★☆☆☆☆
                                             │
                                             │
@@ -316,8 +326,8 @@ import Testing
         fixture.press(.alt("h"))
         let lines = fixture.screen.split(separator: "\n")
         #expect(lines[2].hasPrefix("────────────────────── now ───────────────────────│"))
-        #expect(lines[3].hasPrefix(" Pane 1 · Typing · Article 1: Body            now │"))
-        #expect(lines[4].hasPrefix(" Pane 1 · Typing · Article 1: Body            now │"))
+        #expect(lines[3].hasPrefix(" Pane 1 · Typing \"SECOND \" · Article 1: Body  now │"))
+        #expect(lines[4].hasPrefix(" Pane 1 · Typing \"FIRST \" · Article 1: Body   now │"))
         fixture.press(.down, .character("x"))
         #expect(fixture.app.message == "Took back Typing; kept what pane 1 did since")
         let body = try #require(try stored())

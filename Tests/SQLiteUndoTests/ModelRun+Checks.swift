@@ -69,6 +69,9 @@ extension ModelRun {
             let state = UndoStackState(
                 undo: undo.reversed().map(\.name), redo: redo.reversed().map(\.name))
             if stack.state != state { return "stack \(id) \(stack.state) != model \(state)" }
+            let kept = stack.history.kept.map(\.name)
+            let modelKept = model.kept[id, default: []].reversed().map(\.name)
+            if kept != modelKept { return "stack \(id) kept \(kept) != model \(modelKept)" }
         }
         return nil
     }

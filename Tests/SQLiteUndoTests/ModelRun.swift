@@ -101,6 +101,10 @@ struct ModelRun {
             return try replay(stackID, undoing: true).described
         case 72..<74 where features.contains(.history):
             return try replayToAStep(undoing: false)
+        case 74..<76 where features.contains(.history):
+            return try goToAStep()
+        case 76..<77 where features.contains(.history):
+            return try travelInTime()
         case 72..<100 where random.next(below: 2000) == 0:
             try reopen()
             return "reopen"
@@ -366,7 +370,7 @@ struct ModelRun {
         if taker !== owner { described += " on \(taker.id)" }
         guard
             let expected = model.takeBack(
-                depth, of: owner.id, by: taker.id, recordID: nextRecordID),
+                depth, of: owner.id, by: taker.id, recordID: nextRecordID, at: now),
             expected.step.name == step.name
         else {
             note("\(described): the model's step \(depth) is another")

@@ -20,13 +20,32 @@ extension ReferenceModel {
         var placeholder = record
         placeholder.isOpen = true
         placeholder.closedAt = now
+        placeholder.parent = undo[stack]?.last?.actionID ?? 0
         recordStacks[record.id] = (stack, record.actionID)
         undo[stack, default: []].append(placeholder)
         coalescible[stack] = record.id
     }
 
-    /// Drops the oldest registered barriers of a stack's undo list beyond `levels`.
-    private mutating func trim(_ stack: String, to levels: Int) {
+    /// Keeps a stack's redo list as a branch, then drops its oldest steps beyond `levels`: the
+    /// kept ones first, each with the kept steps done on it, then the oldest registered
+    /// barriers of its undo list.
+    private mutating func keepRedoAndTrim(_ stack: String, to levels: Int) {
+        if let left = redo[stack], !left.isEmpty {
+            kept[stack, default: []] += left
+            kept[stack]?.sort { $0.isDone(before: $1) }
+            redo[stack] = []
+        }
+        while undo[stack, default: []].count - open[stack, default: []].count
+            + kept[stack, default: []].count > levels,
+            let oldest = kept[stack]?.first
+        {
+            var gone: Set<Int> = [oldest.actionID]
+            for step in kept[stack, default: []].dropFirst() where gone.contains(step.parent) {
+                gone.insert(step.actionID)
+            }
+            kept[stack]?.removeAll { gone.contains($0.actionID) }
+        }
+        let levels = levels - kept[stack, default: []].count
         while undo[stack, default: []].count - open[stack, default: []].count > levels,
             let oldest = undo[stack]?.firstIndex(where: { !$0.isOpen })
         {
@@ -34,8 +53,8 @@ extension ReferenceModel {
         }
     }
 
-    /// Registers a barrier whose block returned, in the place it was filed (or on top), clears
-    /// the redo list and drops the oldest registered barriers beyond the levels.
+    /// Registers a barrier whose block returned, in the place it was filed (or on top), keeps
+    /// the redo list as a branch and drops the oldest registered barriers beyond the levels.
     mutating func register(_ record: BarrierRecord, on stack: String) {
         guard record.wrote else { return }
         recordStacks[record.id] = (stack, record.actionID)
@@ -44,13 +63,15 @@ extension ReferenceModel {
         {
             var registered = record
             registered.closedAt = undo[stack]?[index].closedAt ?? 0
+            registered.parent = undo[stack]?[index].parent ?? 0
             undo[stack]?[index] = registered
         } else {
-            undo[stack, default: []].append(record)
+            var registered = record
+            registered.parent = undo[stack]?.last?.actionID ?? 0
+            undo[stack, default: []].append(registered)
             coalescible[stack] = record.id
         }
-        redo[stack] = []
-        trim(stack, to: Self.levels)
+        keepRedoAndTrim(stack, to: Self.levels)
     }
 
     /// The most recent registered barrier of a stack's list.
@@ -108,7 +129,8 @@ extension ReferenceModel {
         guard let index = list.lastIndex(where: { !$0.isOpen }) else { return .nothing }
         let record = list[index]
         var inverse: BarrierRecord? = BarrierRecord(
-            name: record.name, id: inverseID, isInverse: true, action: record.actionID)
+            name: record.name, id: inverseID, isInverse: true, action: record.actionID,
+            doneAt: record.stepDate, parent: record.parent)
         guard revertKeepingTakenCodes(record, into: &inverse) != nil else { return .failed }
         if undoing { undo[stack]?.remove(at: index) } else { redo[stack]?.remove(at: index) }
         coalescible[stack] = nil
@@ -139,9 +161,9 @@ extension ReferenceModel {
     /// is. The take-back is filed on top of the taker's undo list as an action of its own,
     /// clearing the taker's redo list, when it wrote something. Nil when the owner's list has
     /// no such step.
-    mutating func takeBack(_ depth: Int, of owner: String, by taker: String, recordID: Int)
-        -> TakeBack?
-    {
+    mutating func takeBack(
+        _ depth: Int, of owner: String, by taker: String, recordID: Int, at now: Int64
+    ) -> TakeBack? {
         let registered = undo[owner, default: []].filter { !$0.isOpen }
         guard registered.indices.contains(depth) else { return nil }
         let step = registered[registered.count - 1 - depth]
@@ -154,9 +176,11 @@ extension ReferenceModel {
         coalescible[taker] = nil
         if record.wrote {
             recordStacks[record.id] = (taker, record.actionID)
-            undo[taker, default: []].append(record)
-            redo[taker] = []
-            trim(taker, to: Self.levels)
+            var filed = record
+            filed.parent = undo[taker]?.last?.actionID ?? 0
+            filed.closedAt = now
+            undo[taker, default: []].append(filed)
+            keepRedoAndTrim(taker, to: Self.levels)
         }
         return TakeBack(outcome: .replayed, step: step, record: record, kept: kept)
     }

@@ -75,10 +75,21 @@ struct ReferenceModel {
         var wrote = false
         /// The clock when it was filed or last merged into (milliseconds).
         var closedAt: Int64 = 0
+        /// A replay's inverse: when the action was done (the `closedAt` of its first record).
+        var doneAt: Int64? = nil
+        /// The action it was done on (the top of the undo list then; 0: the history's start).
+        var parent = 0
         /// The sequence of the barrier's first change to each row.
         var firstTouch: [RowKey: Int] = [:]
 
         var actionID: Int { action == 0 ? id : action }
+        /// When the action was done, as the engine orders steps in time.
+        var stepDate: Int64 { doneAt ?? closedAt }
+
+        /// Whether the action was done before `other`'s: by time, then by id, as the engine.
+        func isDone(before other: BarrierRecord) -> Bool {
+            (stepDate, actionID) < (other.stepDate, other.actionID)
+        }
     }
 
     /// The stack and action of each record id, in chunks of consecutive ids: a replay keeps a
@@ -110,6 +121,8 @@ struct ReferenceModel {
     var defaults: [String: Values] = [:]
     var undo: [String: [BarrierRecord]] = [:]
     var redo: [String: [BarrierRecord]] = [:]
+    /// Undone steps of the branches new actions left, in the order they were done.
+    var kept: [String: [BarrierRecord]] = [:]
     /// The stack and action of each record id.
     var recordStacks = RecordStacks()
     /// The record a coalescing barrier of each stack may merge into.
@@ -298,6 +311,7 @@ struct ReferenceModel {
         let alive =
             undo[stack, default: []].contains { $0.actionID == action }
             || redo[stack, default: []].contains { $0.actionID == action }
+            || kept[stack, default: []].contains { $0.actionID == action }
         return alive ? .some(stack) : nil
     }
 
@@ -327,7 +341,8 @@ struct ReferenceModel {
         }
         let (stack, action) = recordStacks[writer] ?? ("?", 0)
         let record =
-            (undo[stack, default: []] + redo[stack, default: []]).first { $0.actionID == action }
+            (undo[stack, default: []] + redo[stack, default: []] + kept[stack, default: []])
+            .first { $0.actionID == action }
         let by = "record \(writer) (action \(action)) of \(stack)"
         guard let record else { return "written by \(by), since dropped" }
         return
@@ -383,7 +398,7 @@ struct ReferenceModel {
             change.fullAfter?[column] = nil
         }
         // The engine forgets the actions left with nothing to undo.
-        for lists in [\Self.undo, \Self.redo] {
+        for lists in [\Self.undo, \Self.redo, \Self.kept] {
             for stack in self[keyPath: lists].keys {
                 self[keyPath: lists][stack]?.removeAll {
                     !$0.changes.contains(where: Self.isEffective)
@@ -395,6 +410,7 @@ struct ReferenceModel {
     private mutating func editChanges(of table: String, _ edit: (inout RowChange) -> Void) {
         Self.editChanges(of: table, in: &undo, edit)
         Self.editChanges(of: table, in: &redo, edit)
+        Self.editChanges(of: table, in: &kept, edit)
     }
 
     private static func editChanges(

@@ -114,8 +114,9 @@ import Testing
         let history = notebook.pane.history
         #expect(history.undo.map(\.name) == ["E", "D", "A"])
         #expect(history.kept.map(\.name) == ["C", "B"])
-        let a = history.undo[2]
-        #expect(history.branches(forkingAt: a.id).map(\.name) == ["B"])
+        #expect(history.branches.count == 1)
+        #expect(history.branches.first?.fork == .undo(2))
+        #expect(history.branches.first?.steps.map(\.name) == ["C", "B"])
         #expect(history.inTimeOrder.map(\.name) == ["A", "B", "C", "D", "E"])
         let c = history.kept[0]
         let events = try notebook.pane.go(to: c)
@@ -139,8 +140,10 @@ import Testing
         #expect(try notebook.names == [])
         // A step the history does not have.
         #expect(throws: UndoError.stepNotFound("D")) {
-            try Notebook(db: notebook.db, engine: notebook.engine, pane: notebook.engine.defaultStack)
-                .pane.go(to: d)
+            try Notebook(
+                db: notebook.db, engine: notebook.engine, pane: notebook.engine.defaultStack
+            )
+            .pane.go(to: d)
         }
     }
 
@@ -248,6 +251,7 @@ import Testing
                 try $0.execute(
                     """
                     ALTER TABLE sqliteundo_barriers DROP COLUMN parentStep;
+                    ALTER TABLE sqliteundo_barriers DROP COLUMN takesBack;
                     DELETE FROM sqliteundo_migrations WHERE name = 'sqliteundo-15-tree';
                     """)
             }

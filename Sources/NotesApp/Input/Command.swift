@@ -32,4 +32,7 @@ enum Command: Equatable, Sendable {
     case toggleMouse
     /// Alt-H, F2: the focused pane's history panel, or the open article's.
     case history
+    /// Alt-- / Alt-=: back or forward in time through the pane's states, across branches.
+    case backInTime
+    case forwardInTime
 }

@@ -16,6 +16,13 @@ enum Keymaps {
                 [.control("y"), .alt("e")], .redo, keys: "Ctrl-Y  Alt-E", help: "redo it",
                 shortcuts: [Shortcut(key: "^Y", label: "Redo", row: 0)]),
             KeyBinding(
+                [.alt("-")], .backInTime, keys: "Alt--",
+                help: "back in time: the pane's state before its last step, on any branch "
+                    + "(steps undone before a new action are kept)"),
+            KeyBinding(
+                [.alt("=")], .forwardInTime, keys: "Alt-=",
+                help: "forward in time: the pane's next state, on any branch"),
+            KeyBinding(
                 [.alt("h"), .function(2)], .history, keys: "Alt-H  F2",
                 help: "the focused pane's history (in an open article: every pane's steps "
                     + "that touched it): go back to any step, or take back one",

@@ -72,6 +72,8 @@ extension NotesApp {
         case .redoLayout: replayLayout(undoing: false)
         case .toggleMouse: toggleMouse()
         case .history: toggleHistory()
+        case .backInTime: travelInTime(forward: false)
+        case .forwardInTime: travelInTime(forward: true)
         }
     }
 

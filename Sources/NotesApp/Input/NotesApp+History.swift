@@ -50,6 +50,7 @@ extension NotesApp {
         }
         if let height {
             panel.fit(height: height)
+            panel.findTakeBacks(through: panel.top + height, stackID: pane.stackID)
             // The lines shown that have no words yet, by the stack their step belongs to.
             var missing: [String: [UndoStep]] = [:]
             for index in panel.top..<min(panel.lineCount, panel.top + height) {
@@ -110,6 +111,10 @@ extension NotesApp {
             return
         }
         let name = describe(line, in: panel)
+        if line.isOnBranch {
+            message = "On a branch: Enter goes to \(name)"
+            return
+        }
         if line.isUndone {
             message =
                 line.stackID == pane.stackID
@@ -126,9 +131,11 @@ extension NotesApp {
         {
             let clauses = keptClauses(of: preview.event, changedNothing: !preview.restores)
             if !preview.restores {
+                let taker = panel.takenBack[line.step.id].map { ["taken back by " + $0] } ?? []
+                let reasons = clauses.isEmpty ? taker : clauses
                 text =
                     "x would change nothing"
-                    + (clauses.isEmpty ? "" : ": " + clauses.joined(separator: ", "))
+                    + (reasons.isEmpty ? "" : ": " + reasons.joined(separator: ", "))
             } else if !clauses.isEmpty {
                 text += "; " + clauses.joined(separator: ", ")
             }
@@ -142,23 +149,29 @@ extension NotesApp {
         message = text
     }
 
-    /// "Set Rating · Art 012".
-    func describe(_ line: HistoryPanel.Line, in panel: HistoryPanel) -> String {
-        let words = panel.words[line.step.id]?.words ?? ""
-        return words.isEmpty ? line.step.name : "\(line.step.name) · \(words)"
+    /// "Set Rating · Art 012 ★★★☆☆", "Typing "second" · Art 012: Body"; without the value set
+    /// (the stars), which a panel line draws apart.
+    func describe(_ line: HistoryPanel.Line, in panel: HistoryPanel, withValue: Bool = true)
+        -> String
+    {
+        let touched = panel.words[line.step.id]
+        let text = [
+            line.step.name + (touched.map { $0.detail.isEmpty ? "" : " " + $0.detail } ?? ""),
+            touched?.words ?? "",
+        ].filter { !$0.isEmpty }.joined(separator: " · ")
+        let value = withValue ? touched.map { $0.value.isEmpty ? "" : " " + $0.value } ?? "" : ""
+        let taken = panel.takenBack[line.step.id].map { " · taken back by " + $0 } ?? ""
+        return text + value + taken
     }
 
-    /// How many of this pane's steps Enter on `line` (a step of this pane) would undo or redo:
-    /// "2 steps". In the pane's history, the lines between it and "now"; in an article's, which
-    /// lists only the steps that touched the article, the steps before it on the stack's list.
+    /// How many of this pane's steps Enter on `line` (a step of this pane's lists) would undo
+    /// or redo: "2 steps", counted on the stack's lists (an article's history lists only the
+    /// steps that touched the article, and a pane's shows branches between them).
     private func stepsAbove(_ line: HistoryPanel.Line, in panel: HistoryPanel, of pane: Pane)
         -> String
     {
         let count: Int
-        if panel.scope == .pane {
-            let now = panel.nowIndex
-            count = line.isUndone ? now - panel.selected : panel.selected - now - 1
-        } else if let history = pane.stack?.history {
+        if let history = pane.stack?.history {
             let id = line.step.id
             count =
                 line.isUndone
@@ -170,8 +183,9 @@ extension NotesApp {
         return counted(count, "step")
     }
 
-    /// Enter: undoes (or redoes) every step of this pane above the selected one, then shows
-    /// what came back, as Ctrl-Z does.
+    /// Enter: goes to the selected step of this pane (undoes or redoes every step between, or
+    /// for a step on a branch, undoes to where it forks and redoes down to it), then shows what
+    /// came back, as Ctrl-Z does.
     private func goTo(_ line: HistoryPanel.Line?, in pane: Pane) {
         guard let line, let stack = pane.stack else { return }
         guard line.stackID == pane.stackID else {
@@ -180,37 +194,14 @@ extension NotesApp {
                 + "\(paneName(ofStack: line.stackID))'s"
             return
         }
-        guard saveTyping(in: pane, waitingAtMost: .seconds(1)) else {
-            message = "Cannot go back yet: the typing is not saved"
-            return
+        let verb = line.isOnBranch ? "Going" : line.isUndone ? "Redoing" : "Undoing"
+        let events = travel(in: pane, verb: verb) { report in
+            try stack.go(to: line.step, reportingEvery: progressTiming.interval, progress: report)
         }
-        do {
-            let report = replayProgress(line.isUndone ? "Redoing" : "Undoing")
-            let events =
-                line.isUndone
-                ? try stack.redo(
-                    to: line.step, reportingEvery: progressTiming.interval, progress: report)
-                : try stack.undo(
-                    to: line.step, reportingEvery: progressTiming.interval, progress: report)
-            pane.historyPanel = nil
-            guard let last = events.last else {
-                message = "Already there: \(line.step.name) is the newest step done"
-                return
-            }
-            let merged = UndoEvent(
-                kind: last.kind, name: line.step.name,
-                affectedRows: events.reduce(into: [:]) { rows, event in
-                    rows.merge(event.affectedRows) { $0.union($1) }
-                },
-                conflicts: events.flatMap(\.conflicts))
-            reveal(merged, in: pane)
-            let verb = last.kind == .undo ? "Undid" : "Redid"
-            let clauses = keptClauses(of: merged, changedNothing: false)
-            message =
-                "\(verb) \(counted(events.count, "step")): \(events.map(\.name).joined(separator: ", "))"
-                + (clauses.isEmpty ? "" : "; " + clauses.joined(separator: ", "))
-        } catch {
-            message = ErrorWords.describe(error)
+        guard let events else { return }
+        pane.historyPanel = nil
+        if events.isEmpty {
+            message = "Already there: \(line.step.name) is the newest step done"
         }
     }
 
@@ -219,7 +210,10 @@ extension NotesApp {
     private func takeBack(_ line: HistoryPanel.Line?, of panel: HistoryPanel, in pane: Pane) {
         guard let line, let stack = pane.stack else { return }
         guard !line.isUndone else {
-            message = "\(line.step.name) is undone: Enter redoes up to it"
+            message =
+                line.isOnBranch
+                ? "\(line.step.name) is on a branch: Enter goes to it"
+                : "\(line.step.name) is undone: Enter redoes up to it"
             return
         }
         guard saveTyping(in: pane, waitingAtMost: .seconds(1)) else {

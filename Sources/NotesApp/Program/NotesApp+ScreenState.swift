@@ -39,7 +39,7 @@ extension NotesApp {
                 rows.append(.now)
                 continue
             }
-            var words = describe(line, in: panel)
+            var words = describe(line, in: panel, withValue: false)
             if case .article = panel.scope {
                 let name = paneNames[line.stackID] ?? paneName(ofStack: line.stackID)
                 paneNames[line.stackID] = name
@@ -47,8 +47,9 @@ extension NotesApp {
             }
             rows.append(
                 .step(
-                    words: words, ago: StepSummary.ago(line.step.date, now: now),
-                    isUndone: line.isUndone))
+                    words: words, value: panel.words[line.step.id]?.value ?? "",
+                    ago: StepSummary.ago(line.step.date, now: now), isUndone: line.isUndone,
+                    isOnBranch: line.isOnBranch))
         }
         return HistoryState(panel: panel, rows: rows)
     }

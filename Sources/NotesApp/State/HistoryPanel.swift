@@ -1,9 +1,10 @@
 import SQLiteUndo
 
 /// A pane's history (Alt-H): its undo stack's steps, newest at the top, with the steps it
-/// undid above a "now" line; or, opened from an article, the steps of every pane that touched
-/// it, those undone above "now" too. Holds a view of the lists (a history of 100k steps is not
-/// copied) and the selection, kept on the same step when the lists change.
+/// undid above a "now" line, and the branches it left (steps undone before a new action) just
+/// above the step they were done on; or, opened from an article, the steps of every pane that
+/// touched it, those undone above "now" too. Holds a view of the lists (a history of 100k steps
+/// is not copied) and the selection, kept on the same step when the lists change.
 struct HistoryPanel {
     enum Scope: Equatable {
         /// The pane's own stack.
@@ -17,13 +18,24 @@ struct HistoryPanel {
         let step: UndoStep
         /// The stack the step belongs to.
         let stackID: String
-        /// On the redo list: shown dimmed, above "now".
+        /// On the redo list, or on a branch: shown dimmed.
         let isUndone: Bool
+        /// On a branch (kept when a new action followed undos): Enter goes to it.
+        var isOnBranch = false
+    }
+
+    /// A branch's lines, just above the line of the step it forks at (`at`, counted without
+    /// any branch's lines).
+    private struct BranchLines {
+        let at: Int
+        let steps: [UndoStep]
     }
 
     let scope: Scope
     /// The pane scope's lists.
     private var history: UndoHistory?
+    /// The pane scope's branches, by where they fork, top first.
+    private var branches: [BranchLines] = []
     /// The article scope's steps: the undone ones, then those done, each newest first.
     private var rowSteps: [UndoRowStep] = []
     /// How many of `rowSteps` are undone.
@@ -37,17 +49,26 @@ struct HistoryPanel {
     /// What each step touched, in words, and how many rows (`StepSummary`), by step id: read for
     /// the lines shown.
     var words: [Int64: StepSummary.Touched] = [:]
+    /// The steps a take-back done (not undone) took back, with the take-back's name, found
+    /// among the lines read so far (`findTakeBacks`): a take-back is listed above its step.
+    private(set) var takenBack: [Int64: String] = [:]
+    private var linesReadForTakeBacks = 0
 
     init(scope: Scope) {
         self.scope = scope
     }
 
     /// Where the "now" line is: below the undone steps.
-    var nowIndex: Int { scope == .pane ? history?.redo.count ?? 0 : undoneRowSteps }
+    var nowIndex: Int {
+        guard scope == .pane else { return undoneRowSteps }
+        let redo = history?.redo.count ?? 0
+        return redo + branches.filter { $0.at <= redo }.reduce(0) { $0 + $1.steps.count }
+    }
 
     var lineCount: Int {
         guard scope == .pane else { return rowSteps.count + 1 }
         return (history?.redo.count ?? 0) + 1 + (history?.undo.count ?? 0)
+            + (history?.kept.count ?? 0)
     }
 
     var stepCount: Int { lineCount - 1 }
@@ -57,6 +78,16 @@ struct HistoryPanel {
         switch scope {
         case .pane:
             guard let history else { return nil }
+            var index = index
+            for branch in branches {
+                guard index >= branch.at else { break }
+                if index < branch.at + branch.steps.count {
+                    return Line(
+                        step: branch.steps[index - branch.at], stackID: stackID, isUndone: true,
+                        isOnBranch: true)
+                }
+                index -= branch.steps.count
+            }
             let redo = history.redo
             if index < redo.count {
                 return Line(step: redo[redo.count - 1 - index], stackID: stackID, isUndone: true)
@@ -73,20 +104,50 @@ struct HistoryPanel {
         }
     }
 
+    /// Reads the lines down to `end` (once for each reading of the lists) for take-backs:
+    /// those of the lines shown are listed above them.
+    mutating func findTakeBacks(through end: Int, stackID: String) {
+        while linesReadForTakeBacks < min(end, lineCount) {
+            if let line = line(at: linesReadForTakeBacks, stackID: stackID), !line.isUndone,
+                let taken = line.step.takesBack, takenBack[taken] == nil
+            {
+                takenBack[taken] = line.step.name
+            }
+            linesReadForTakeBacks += 1
+        }
+    }
+
     /// Takes the lists as they are now, keeping the selection on the step it was on (else at
     /// its place).
     mutating func update(history: UndoHistory, stackID: String) {
         let kept = line(at: selected, stackID: stackID)?.step.id
         self.history = history
+        forgetTakeBacks()
+        let redo = history.redo.count
+        branches = history.branches.map { branch in
+            let at =
+                switch branch.fork {
+                case .start: redo + 1 + history.undo.count
+                case .undo(let index): redo + 1 + index
+                case .redo(let index): redo - 1 - index
+                }
+            return BranchLines(at: at, steps: branch.steps)
+        }.sorted { $0.at < $1.at }
         reselect(kept, stackID: stackID)
     }
 
     mutating func update(rowSteps: [UndoRowStep], stackID: String) {
         let kept = line(at: selected, stackID: stackID)?.step.id
+        forgetTakeBacks()
         let undone = rowSteps.filter(\.isUndone)
         self.rowSteps = undone + rowSteps.filter { !$0.isUndone }
         undoneRowSteps = undone.count
         reselect(kept, stackID: stackID)
+    }
+
+    private mutating func forgetTakeBacks() {
+        takenBack = [:]
+        linesReadForTakeBacks = 0
     }
 
     private mutating func reselect(_ id: Int64?, stackID: String) {

@@ -46,9 +46,12 @@ struct HistoryState {
     enum Row: Equatable {
         /// The line between the undone steps and the done ones.
         case now
-        /// A step: what it did ("Pane 2 · Set Rating · Art 012"), how long ago, and whether it
-        /// is undone (dimmed).
-        case step(words: String, ago: String, isUndone: Bool)
+        /// A step: what it did ("Pane 2 · Set Rating · Art 012") and the value it set, kept
+        /// whole when the words are cut ("★★★★☆"), how long ago, whether it is undone (dimmed),
+        /// and whether it is on a branch (marked where the branch forks).
+        case step(
+            words: String, value: String = "", ago: String, isUndone: Bool,
+            isOnBranch: Bool = false)
     }
 
     let panel: HistoryPanel

@@ -14,10 +14,14 @@ enum StepSummary {
         try describe([step], of: stack, in: database)[0]
     }
 
-    /// What a step touched, in words, and how many rows it wrote.
+    /// What a step touched, in words, and how many rows it wrote; and what it changed, when
+    /// that says more than its name: the text typed (`detail`, after the name), the stars set
+    /// (`value`, after the words).
     struct Touched: Equatable {
         let words: String
         let rows: Int
+        var detail = ""
+        var value = ""
     }
 
     /// What a step touched: its rows, and the names of its one article and one author.
@@ -92,7 +96,10 @@ enum StepSummary {
         if step.name == "Typing", articles.count == 1, authors.isEmpty {
             words += chunks.isEmpty ? ": Title" : ": Body"
         }
-        return Touched(words: words, rows: articles.count + chunks.count + authors.count)
+        let (detail, value) = try change(made: step, of: stack)
+        return Touched(
+            words: words, rows: articles.count + chunks.count + authors.count, detail: detail,
+            value: value)
     }
 
     private static func text(_ value: SQLiteValue?) -> String? {

@@ -1,8 +1,9 @@
 import TerminalUI
 
 /// A pane's history panel (`HistoryPanel`): one line per step, newest at the top, "how long
-/// ago" on the right; undone steps dimmed above the "now" line; in an article's history, each
-/// step's pane first.
+/// ago" on the right; undone steps dimmed above the "now" line; a branch's steps dimmed and
+/// marked "├" just above the step they were done on; in an article's history, each step's pane
+/// first.
 @MainActor
 enum HistoryView {
     /// The pane header's words: "History · 12 steps", "History of this article · 3 steps".
@@ -31,7 +32,8 @@ enum HistoryView {
             let index = panel.top + row
             let y = rect.y + row
             let lineRect = Rect(x: rect.x, y: y, width: rect.width, height: 1)
-            guard case .step(let words, let ago, let isUndone) = line else {
+            guard case .step(let words, let value, let ago, let isUndone, let isOnBranch) = line
+            else {
                 drawNow(on: &canvas, in: lineRect)
                 continue
             }
@@ -44,10 +46,19 @@ enum HistoryView {
             let right = rect.width >= 30 ? ago + " " : ""
             let rightWidth = DisplayWidth.of(right)
             canvas.put(
-                " " + words, at: lineRect.origin, style: style,
-                maxWidth: max(0, rect.width - rightWidth - 1))
+                text(words, value, isOnBranch: isOnBranch, width: rect.width - rightWidth - 1),
+                at: lineRect.origin, style: style, maxWidth: max(0, rect.width - rightWidth - 1))
             canvas.put(right, at: Point(x: rect.maxX - rightWidth, y: y), style: style)
         }
+    }
+
+    /// A step's words in `width` columns: cut with "…" before the value, which stays whole.
+    static func text(_ words: String, _ value: String, isOnBranch: Bool, width: Int) -> String {
+        let lead = isOnBranch ? " ├ " : " "
+        let tail = value.isEmpty ? "" : " " + value
+        let room = width - DisplayWidth.of(lead + tail)
+        guard room > 1 else { return lead + words + tail }
+        return lead + ArticleListView.truncated(words, to: room) + tail
     }
 
     /// The line between the undone steps and the done ones.

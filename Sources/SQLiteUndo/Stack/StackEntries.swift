@@ -19,6 +19,8 @@ struct StackEntry: Sendable, Equatable {
     /// The step it was done on (`stepID` of the entry below it when it was filed), nil for a
     /// step done on the history's start: the history is a tree.
     var parent: Int64?
+    /// For a take-back (`UndoStack.revert`), the step it took back.
+    var takesBack: Int64?
 
     /// The step of the history it is: stable across undo and redo (`UndoStep.id`).
     var stepID: Int64 { step ?? id }

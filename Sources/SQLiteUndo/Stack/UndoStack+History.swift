@@ -15,6 +15,8 @@ public struct UndoStep: Sendable, Hashable, Identifiable {
     /// The id of the step it was done on, nil for a step done at the history's start: the
     /// history is a tree, and a branch forks where steps share a parent.
     public let parent: Int64?
+    /// For a take-back (`UndoStack.revert`, "Take back <name>"), the id of the step it took back.
+    public let takesBack: Int64?
     /// The entry that holds the step now (it changes when a replay files an inverse).
     let entry: Int64
 
@@ -23,6 +25,7 @@ public struct UndoStep: Sendable, Hashable, Identifiable {
         name = entry.name
         date = Date(timeIntervalSince1970: entry.stepDate)
         parent = entry.parent
+        takesBack = entry.takesBack
         self.entry = entry.id
     }
 
@@ -67,11 +70,70 @@ public struct UndoHistory: Sendable {
             .map(UndoStep.init)
     }
 
-    /// The kept steps done on the step `id` (nil: at the start), oldest first: the first steps
-    /// of the branches that fork there, apart from the lists'.
-    public func branches(forkingAt id: Int64?) -> [UndoStep] {
-        kept.entries.filter { $0.parent == id }.map(UndoStep.init)
+    /// The kept steps by where they fork from the lists: each branch's steps, newest first,
+    /// with the place of the step its first step was done on. Costs what the kept steps cost,
+    /// not the lists' length (a history view of 100k steps reads it at every change).
+    public var branches: [UndoBranch] {
+        var forks: [Int64: Int64?] = [:]  // a kept step's id: the step its branch forks at
+        var branches: [UndoBranch] = []
+        var branchOfFork: [Int64?: Int] = [:]
+        for entry in kept.entries {
+            let fork = entry.parent.flatMap { forks[$0] } ?? entry.parent
+            forks[entry.stepID] = fork
+            if let index = branchOfFork[fork] {
+                branches[index].steps.insert(UndoStep(entry), at: 0)
+            } else {
+                branchOfFork[fork] = branches.count
+                branches.append(
+                    UndoBranch(fork: place(of: fork, doneBy: entry), steps: [UndoStep(entry)]))
+            }
+        }
+        return branches
     }
+
+    /// Where the step `id` is on the lists, found from `child`, a step done on it: along the
+    /// undo list, steps come in the order they were done, so the search starts at the last one
+    /// done no later than `child`.
+    private func place(of id: Int64?, doneBy child: StackEntry) -> UndoBranch.Place {
+        guard let id else { return .start }
+        let done = undo.entries
+        var low = 0
+        var high = done.count
+        while low < high {
+            let middle = (low + high) / 2
+            if done[middle].stepDate <= child.stepDate { low = middle + 1 } else { high = middle }
+        }
+        // Found at once but for a clock set back, or steps done at one time.
+        for index in (0..<low).reversed() where done[index].stepID == id {
+            return .undo(done.count - 1 - index)
+        }
+        for index in low..<done.count where done[index].stepID == id {
+            return .undo(done.count - 1 - index)
+        }
+        let undone = redo.entries
+        if let index = undone.lastIndex(where: { $0.stepID == id }) {
+            return .redo(undone.count - 1 - index)
+        }
+        return .start
+    }
+}
+
+/// The kept steps of a stack that fork at one step of its lists (or at the history's start).
+public struct UndoBranch: Sendable {
+    /// A place on a stack's lists, counted as `UndoHistory` counts them.
+    public enum Place: Sendable, Equatable {
+        /// The history's start (every step undone).
+        case start
+        /// The step at this index of `UndoHistory.undo` (0: the current step).
+        case undo(Int)
+        /// The step at this index of `UndoHistory.redo` (0: the next redo).
+        case redo(Int)
+    }
+
+    /// Where the branch forks: the step its first steps were done on.
+    public let fork: Place
+    /// Its steps, newest first: each after the step it was done on.
+    public fileprivate(set) var steps: [UndoStep]
 }
 
 /// The rows a step wrote, by table name.
@@ -145,54 +207,6 @@ extension UndoStack {
                 return UndoStepRows(rows: found, keys: try engine.keys(of: found, db))
             }
         }
-    }
-
-    /// The values `column` of `table` held before `step` was done, by rowid, for the rows the
-    /// step changed that column of or deleted; for rows it inserted, the values it wrote. A
-    /// history view names what a step touched with them when the rows are gone now ("Delete
-    /// Author · Jane Doe"). Text kept as an edit (`UndoEngine.mergeText`) is not listed.
-    /// - Throws: `SQLiteError`.
-    public func values(of step: UndoStep, column: String, in table: any Table.Type) throws
-        -> [Int64: SQLiteValue]
-    {
-        let slot = engine.trackedTables.withLock { tables -> (table: Int64, slot: Int)? in
-            guard
-                let tracked = tables.values.first(where: {
-                    $0.name.caseInsensitiveCompare(table.tableName) == .orderedSame
-                }),
-                let found = tracked.columns.first(where: {
-                    $0.name.caseInsensitiveCompare(column) == .orderedSame
-                })
-            else { return nil }
-            return (tracked.id, found.slot)
-        }
-        // Read forwards: as the action did it, whichever list the step is on.
-        let forwards = entries.withLock { entries -> Bool? in
-            if let entry = entries.undo.last(where: { $0.id == step.entry }) {
-                return entry.inverted
-            }
-            let undone =
-                entries.redo.last { $0.id == step.entry }
-                ?? entries.kept.last { $0.id == step.entry }
-            return undone.map { !$0.inverted }
-        }
-        guard let slot, let forwards else { return [:] }
-        let changes = try engine.database.read {
-            try UndoLogSchema.netChanges(ofEntry: step.entry, inverted: forwards, $0)
-        }
-        var values: [Int64: SQLiteValue] = [:]
-        for change in changes where change.tableId == slot.table {
-            if change.kind == .insert, let rowid = change.currentRowid,
-                let value = change.after[slot.slot]
-            {
-                values[rowid] = value
-            } else if let rowid = change.originalRowid, let value = change.before[slot.slot],
-                !value.packed
-            {
-                values[rowid] = value.value
-            }
-        }
-        return values
     }
 
     /// Undoes every step above `step` on the undo list, newest first, so that `step` is the

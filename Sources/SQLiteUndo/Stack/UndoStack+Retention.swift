@@ -24,7 +24,8 @@ extension UndoStack {
                 entries.kept.sort { $0.isDone(before: $1) }
                 entries.redo = []
             }
-            let excess = Self.registeredCount(entries.undo, open: open) + entries.kept.count - levels
+            let excess =
+                Self.registeredCount(entries.undo, open: open) + entries.kept.count - levels
             let kept = Self.dropOldest(excess, of: &entries.kept)
             let undone = Self.trim(
                 &entries.undo, to: levels, beside: entries.kept.count, keeping: open)

@@ -8,8 +8,8 @@ extension UndoStack {
     /// restored only where it is still what the step left ("still yours"); what a later step of
     /// this stack or another changed since is kept, and reported in the event's `conflicts`
     /// with the stack that changed it. The take-back is itself a new step on top of the undo
-    /// list, named "Take back <name>", so `undo()` takes it back; like any new action, it clears
-    /// the redo list. The step taken back stays where it was.
+    /// list, named "Take back <name>" (its `takesBack` names the step), so `undo()` takes it
+    /// back; like any new action, it keeps the redo list as a branch. The step taken back stays where it was.
     /// - Returns: what the take-back did (`kind` is `.undo`, `name` the take-back's). When every
     ///   change of the step was kept, nothing is written and no step is filed: the event lists
     ///   what was kept.
@@ -53,7 +53,9 @@ extension UndoStack {
                 }
                 // A take-back that restored nothing files nothing.
                 let parent = entries.withLock { $0.undo.last?.stepID }
-                if let added = try insertEntry(inverse, list: .undo, parent: parent, db) {
+                if let added = try insertEntry(
+                    inverse, list: .undo, parent: parent, takesBack: step.id, db)
+                {
                     if let start = inverse.logStart(in: engine) {
                         try UndoLogSchema.pack(
                             entry: added.id, from: start, slots: engine.mostSlots, db)

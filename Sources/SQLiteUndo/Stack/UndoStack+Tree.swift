@@ -36,7 +36,7 @@ extension UndoStack {
     /// - Throws: what `go(to:)` throws.
     @discardableResult
     public func back(inTime count: Int = 1) throws -> [UndoEvent] {
-        try travel(count, forward: false)
+        try travel(count, forward: false, reporting: nil)
     }
 
     /// Goes `count` states forward in time: to the step done after the current one (from the
@@ -44,7 +44,34 @@ extension UndoStack {
     /// - Throws: what `go(to:)` throws.
     @discardableResult
     public func forward(inTime count: Int = 1) throws -> [UndoEvent] {
-        try travel(count, forward: true)
+        try travel(count, forward: true, reporting: nil)
+    }
+
+    /// `back(inTime:)`, telling `report` how far each replay has come (as
+    /// `undo(reportingEvery:progress:)` does).
+    /// - Throws: what `go(to:)` throws.
+    @discardableResult
+    public func back(
+        inTime count: Int = 1, reportingEvery interval: Duration = ReplayProgress.defaultInterval,
+        progress report: (ReplayProgress) -> Void
+    ) throws -> [UndoEvent] {
+        try withoutActuallyEscaping(report) {
+            try travel(
+                count, forward: false, reporting: ProgressReport(interval: interval, report: $0))
+        }
+    }
+
+    /// `forward(inTime:)`, telling `report` how far each replay has come.
+    /// - Throws: what `go(to:)` throws.
+    @discardableResult
+    public func forward(
+        inTime count: Int = 1, reportingEvery interval: Duration = ReplayProgress.defaultInterval,
+        progress report: (ReplayProgress) -> Void
+    ) throws -> [UndoEvent] {
+        try withoutActuallyEscaping(report) {
+            try travel(
+                count, forward: true, reporting: ProgressReport(interval: interval, report: $0))
+        }
     }
 
     /// Whether `back(inTime:)` has somewhere to go: some step is done.
@@ -53,11 +80,13 @@ extension UndoStack {
     /// Whether `forward(inTime:)` has somewhere to go: a step was done after the current one.
     public var canGoForwardInTime: Bool { destination(1, forward: true) != .stay }
 
-    private func travel(_ count: Int, forward: Bool) throws -> [UndoEvent] {
+    private func travel(_ count: Int, forward: Bool, reporting report: ProgressReport?) throws
+        -> [UndoEvent]
+    {
         switch destination(count, forward: forward) {
         case .stay: return []
-        case .start: return try go(toStep: nil, named: "", reporting: nil)
-        case .step(let id, let name): return try go(toStep: id, named: name, reporting: nil)
+        case .start: return try go(toStep: nil, named: "", reporting: report)
+        case .step(let id, let name): return try go(toStep: id, named: name, reporting: report)
         }
     }
 

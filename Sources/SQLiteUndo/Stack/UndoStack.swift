@@ -154,6 +154,7 @@ public final class UndoStack: Sendable {
             added = try insertEntry(inverse, list: target, parent: top.parent, db)
             added?.step = top.stepID
             added?.stepAt = top.stepDate
+            added?.takesBack = top.takesBack
             if let added {
                 try UndoLogSchema.supersede(
                     top.id, by: added.id, keptChanges: !conflicts.isEmpty, db)
@@ -305,16 +306,18 @@ public final class UndoStack: Sendable {
         return moved
     }
 
-    /// Files `barrier` at the top of `list`, done on the step `parent`; returns its entry, or
-    /// nil (nothing filed) when it has no log rows.
+    /// Files `barrier` at the top of `list`, done on the step `parent` (a take-back: taking back
+    /// the step `takesBack`); returns its entry, or nil (nothing filed) when it has no log rows.
     func insertEntry(
-        _ barrier: Barrier, list: UndoLogSchema.List, parent: Int64?, _ db: Database
+        _ barrier: Barrier, list: UndoLogSchema.List, parent: Int64?, takesBack: Int64? = nil,
+        _ db: Database
     ) throws -> StackEntry? {
         guard let start = barrier.logStart(in: engine) else { return nil }
         let position = (entries.withLock { $0[list].last?.position } ?? 0) + 1
         let entry = StackEntry(
             id: barrier.id, name: barrier.name, coalescingKey: barrier.coalescingKey,
-            position: position, closedAt: engine.clock().timeIntervalSince1970, parent: parent)
+            position: position, closedAt: engine.clock().timeIntervalSince1970, parent: parent,
+            takesBack: takesBack)
         let filed = try UndoLogSchema.file(
             entry, stack: id, list: list, logStart: start, db)
         return filed ? entry : nil

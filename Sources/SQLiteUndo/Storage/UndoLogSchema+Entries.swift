@@ -15,7 +15,7 @@ extension UndoLogSchema {
             Row.self,
             """
             SELECT id, list, name, coalescingKey, position, closedAt, inverted, step, stepAt,
-                parentStep
+                parentStep, takesBack
             FROM \(barriers)
             WHERE stackId = ? AND supersededBy IS NULL
             ORDER BY list, CASE list WHEN 2 THEN coalesce(stepAt, closedAt) ELSE position END,
@@ -28,7 +28,7 @@ extension UndoLogSchema {
                 position: try row.decode("position"),
                 closedAt: try row.decode("closedAt"), inverted: try row.decode("inverted"),
                 step: try row.decode("step"), stepAt: try row.decode("stepAt"),
-                parent: try row.decode("parentStep"))
+                parent: try row.decode("parentStep"), takesBack: try row.decode("takesBack"))
             let list = List(rawValue: try row.decode("list")) ?? .undo
             entries[list].append(entry)
         }
@@ -58,8 +58,8 @@ extension UndoLogSchema {
             """
             INSERT INTO \(barriers)
                 (id, stackId, list, position, name, coalescingKey, closedAt, firstSeq, lastSeq,
-                parentStep)
-            SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, \(highestSeq), ?9
+                parentStep, takesBack)
+            SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, \(highestSeq), ?9, ?10
             WHERE EXISTS (SELECT 1 FROM \(log) WHERE \(rows(of: "?1", from: "?8")))
             """,
             [
@@ -67,6 +67,7 @@ extension UndoLogSchema {
                 .integer(entry.position), .text(entry.name),
                 entry.coalescingKey.map { .text($0) } ?? .null, .real(entry.closedAt),
                 .integer(logStart), entry.parent.map { .integer($0) } ?? .null,
+                entry.takesBack.map { .integer($0) } ?? .null,
             ])
         return db.changesCount == 1
     }
@@ -181,11 +182,12 @@ extension UndoLogSchema {
         try db.execute(
             "UPDATE \(barriers) SET supersededBy = ?2, keptByReplay = ?3 WHERE id = ?1",
             [.integer(id), .integer(successor), .integer(keptChanges ? 1 : 0)])
-        // The successor is the same step of the history: its id, time and parent carry over.
+        // The successor is the same step of the history: its id, time, parent and the step it
+        // takes back carry over.
         try db.execute(
             """
-            UPDATE \(barriers) SET (step, stepAt, parentStep) = (
-                SELECT coalesce(step, id), coalesce(stepAt, closedAt), parentStep
+            UPDATE \(barriers) SET (step, stepAt, parentStep, takesBack) = (
+                SELECT coalesce(step, id), coalesce(stepAt, closedAt), parentStep, takesBack
                 FROM \(barriers) WHERE id = ?1)
             WHERE id = ?2
             """, [.integer(id), .integer(successor)])

@@ -51,7 +51,7 @@ extension UndoLogSchema {
             Row.self,
             """
             SELECT id, list, name, coalescingKey, position, closedAt, inverted, step, stepAt,
-                stackId
+                stackId, parentStep, takesBack
             FROM \(barriers)
             WHERE supersededBy IS NULL AND id IN (
                 SELECT barrier FROM \(log)
@@ -62,7 +62,8 @@ extension UndoLogSchema {
                 id: try row.decode(at: 0), name: try row.decode(at: 2),
                 coalescingKey: try row.decode(at: 3), position: try row.decode(at: 4),
                 closedAt: try row.decode(at: 5), inverted: try row.decode(at: 6),
-                step: try row.decode(at: 7), stepAt: try row.decode(at: 8))
+                step: try row.decode(at: 7), stepAt: try row.decode(at: 8),
+                parent: try row.decode(at: 10), takesBack: try row.decode(at: 11))
             return (
                 entry, try row.decode(at: 9), List(rawValue: try row.decode(at: 1)) != .undo
             )

@@ -6,9 +6,15 @@ import SQLiteDatabase
 /// it; every other step is kept, reached by `UndoStack.go(to:)`.
 extension UndoLogSchema {
     /// Adds `parentStep`, read from the lists a file has: on the undo list, the step below;
-    /// on the redo list, the step after it (the next redo's is the newest undo step).
-    static func addParentSteps(_ db: Database) throws {
-        guard try !barrierColumns(db).contains("parentStep") else { return }
+    /// on the redo list, the step after it (the next redo's is the newest undo step). And
+    /// `takesBack`: for a take-back (`UndoStack.revert`), the step it took back (NULL in files
+    /// from before, whose take-backs are named only).
+    static func addTree(_ db: Database) throws {
+        let columns = try barrierColumns(db)
+        if !columns.contains("takesBack") {
+            try db.execute("ALTER TABLE \(barriers) ADD COLUMN takesBack INTEGER")
+        }
+        guard !columns.contains("parentStep") else { return }
         try db.execute(
             """
             ALTER TABLE \(barriers) ADD COLUMN parentStep INTEGER;

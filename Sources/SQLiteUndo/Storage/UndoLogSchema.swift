@@ -21,7 +21,8 @@ import SQLiteDatabase
 ///   following the row back through them, to where it was inserted.
 /// - `sqliteundo_barriers`: filed barriers: their stack, list (0 undo, 1 redo, 2 kept: undone
 ///   steps of a branch a later action left), position, the step it was done on (`parentStep`,
-///   nil for the first: the history is a tree), name, coalescing key, closing time, whether its log reads inverted (an undo that
+///   nil for the first: the history is a tree), the step a take-back took back (`takesBack`),
+///   name, coalescing key, closing time, whether its log reads inverted (an undo that
 ///   restored everything exactly turns the barrier into its own redo by flipping this flag,
 ///   instead of recording the replay), when it was last flipped (`flippedAt`, a point between
 ///   two `seq`s, and `flipOrder`, a count of the file's flips: indexed), and
@@ -86,7 +87,7 @@ enum UndoLogSchema {
         migrator.registerMigration("sqliteundo-12-packed-changes", addPacking)
         migrator.registerMigration("sqliteundo-13-steps", addSteps)
         migrator.registerMigration("sqliteundo-14-merge-breaks", addMergeBreaks)
-        migrator.registerMigration("sqliteundo-15-tree", addParentSteps)
+        migrator.registerMigration("sqliteundo-15-tree", addTree)
         return migrator
     }
 
