@@ -96,20 +96,41 @@ extension UndoStack {
         case step(Int64, String)
     }
 
-    /// The state `count` steps from the current one in time order.
+    /// The state `count` steps from the current one in time order: one pass over the steps for
+    /// each step moved, not a sort of the whole history.
     private func destination(_ count: Int, forward: Bool) -> Destination {
         let open = runningEntryIDs()
         return entries.withLock { entries in
-            let all = (entries.undo + entries.redo + entries.kept)
-                .filter { !open.contains($0.id) }
-                .sorted { $0.isDone(before: $1) }
             let current = entries.undo.last { !open.contains($0.id) }
-            var index = current.flatMap { now in all.firstIndex { $0.id == now.id } } ?? -1
-            index += forward ? count : -count
-            if forward, index >= all.count { index = all.count - 1 }
-            guard index >= 0 else { return current == nil ? .stay : .start }
-            let entry = all[index]
-            return entry.id == current?.id ? .stay : .step(entry.stepID, entry.name)
+            var reached = current
+            for _ in 0..<count {
+                var next: StackEntry?
+                for list in [entries.undo, entries.redo, entries.kept] {
+                    for entry in list where !open.contains(entry.id) {
+                        let beyond =
+                            forward
+                            ? reached.map { $0.isDone(before: entry) } ?? true
+                            : reached.map { entry.isDone(before: $0) } ?? false
+                        guard beyond else { continue }
+                        if let found = next,
+                            forward ? found.isDone(before: entry) : entry.isDone(before: found)
+                        {
+                            continue
+                        }
+                        next = entry
+                    }
+                }
+                guard let next else {
+                    if !forward { reached = nil }
+                    break
+                }
+                reached = next
+            }
+            switch reached {
+            case nil: return current == nil ? .stay : .start
+            case let entry? where entry.id == current?.id: return .stay
+            case let entry?: return .step(entry.stepID, entry.name)
+            }
         }
     }
 
