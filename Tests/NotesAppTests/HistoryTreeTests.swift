@@ -103,6 +103,26 @@ import Testing
         #expect(fresh.app.message == "Pane 1: no later state")
     }
 
+    @Test func altMinusWorksInAnOpenArticleAndAfterTypingOnABranch() throws {
+        let fixture = try AppFixture(size: Size(width: 80, height: 14))
+        let body = { fixture.app.focusedPane.editor?.body.text }
+        fixture.press(.enter, .control("a"))  // Article 3's body, at its start
+        fixture.type("one ")
+        fixture.clock.advance(by: 60)
+        fixture.press(.control("z"))
+        #expect(body() == "Body of article 3")
+        fixture.type("two ")
+        fixture.clock.advance(by: 60)
+        // Back in time: the typing "two " goes, then "one " comes back; forward again.
+        fixture.press(.alt("-"))
+        #expect(body() == "one Body of article 3")
+        fixture.press(.alt("-"))
+        #expect(body() == "Body of article 3")
+        fixture.press(.alt("="), .alt("="))
+        #expect(body() == "two Body of article 3")
+        #expect(fixture.app.message == "Forward in time to Typing: undid 1, redid 1 step")
+    }
+
     @Test func aNarrowPaneShowsTheBranch() throws {
         let fixture = try AppFixture(size: Size(width: 56, height: 10))
         rateWithABranch(fixture)

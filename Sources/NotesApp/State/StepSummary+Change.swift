@@ -1,4 +1,5 @@
 import NoteStore
+import SQLiteDatabase
 import SQLiteUndo
 
 /// What a step changed, in words, so that two steps of one name are told apart by more than
@@ -8,24 +9,31 @@ extension StepSummary {
     /// The longest typed text a line quotes; longer is cut with "…".
     static let quotedAtMost = 24
 
-    /// Words after the step's name (`"second"`, `1,204 characters`) and after what it touched
-    /// (`★★★☆☆`); empty when the name says it all.
-    static func change(made step: UndoStep, of stack: UndoStack) throws
-        -> (detail: String, value: String)
+    /// For each of `steps`, words after its name (`"second"`, `1,204 characters`) and after
+    /// what it touched (`★★★☆☆`); empty when the name says it all. Read in a few transactions
+    /// whatever the number of steps (the lines of a panel).
+    static func changes(made steps: [UndoStep], of stack: UndoStack) throws
+        -> [(detail: String, value: String)]
     {
-        switch step.name {
-        case "Set Rating":
-            let ratings = try stack.newValues(of: step, column: "rating", in: Article.self)
-            guard ratings.count == 1, case .integer(let rating) = ratings.first?.value else {
-                return ("", "")
+        let rated = steps.filter { $0.name == "Set Rating" }
+        let ratings = try stack.newValues(of: rated, column: "rating", in: Article.self)
+        let edited = steps.filter { ["Typing", "Delete Text", "Paste", "Cut"].contains($0.name) }
+        let bodies = try stack.textEdits(of: edited, column: "text", in: ArticleChunk.self)
+        let titles = try stack.textEdits(of: edited, column: "title", in: Article.self)
+        var ratingOf: [Int64: [Int64: SQLiteValue]] = [:]
+        for (step, values) in zip(rated, ratings) { ratingOf[step.id] = values }
+        var editsOf: [Int64: [UndoTextEdit]] = [:]
+        for (step, (body, title)) in zip(edited, zip(bodies, titles)) {
+            editsOf[step.id] = body.values.flatMap { $0 } + title.values.flatMap { $0 }
+        }
+        return steps.map { step in
+            if let values = ratingOf[step.id] {
+                guard values.count == 1, case .integer(let rating) = values.first?.value else {
+                    return ("", "")
+                }
+                return ("", RatingStars.text(for: Int(rating)))
             }
-            return ("", RatingStars.text(for: Int(rating)))
-        case "Typing", "Delete Text", "Paste", "Cut":
-            let edits =
-                try stack.textEdits(of: step, column: "text", in: ArticleChunk.self).values
-                .flatMap { $0 }
-                + stack.textEdits(of: step, column: "title", in: Article.self).values
-                .flatMap { $0 }
+            guard let edits = editsOf[step.id] else { return ("", "") }
             let inserted = edits.map(\.inserted).joined()
             let removed = edits.map(\.removed).joined()
             switch step.name {
@@ -34,8 +42,6 @@ extension StepSummary {
             case "Delete Text" where inserted.isEmpty: return (quoted(removed), "")
             default: return (typed(inserted, removed), "")
             }
-        default:
-            return ("", "")
         }
     }
 

@@ -59,7 +59,12 @@ enum StepSummary {
                 return touched
             }
         }
-        return try zip(steps, touched).map { try words(for: $0, $1, of: stack) }
+        let changes = try changes(made: steps, of: stack)
+        return try zip(steps, zip(touched, changes)).map { step, touchedAndChange in
+            var words = try words(for: step, touchedAndChange.0, of: stack)
+            (words.detail, words.value) = touchedAndChange.1
+            return words
+        }
     }
 
     private static func words(for step: UndoStep, _ touched: Rows, of stack: UndoStack)
@@ -96,10 +101,7 @@ enum StepSummary {
         if step.name == "Typing", articles.count == 1, authors.isEmpty {
             words += chunks.isEmpty ? ": Title" : ": Body"
         }
-        let (detail, value) = try change(made: step, of: stack)
-        return Touched(
-            words: words, rows: articles.count + chunks.count + authors.count, detail: detail,
-            value: value)
+        return Touched(words: words, rows: articles.count + chunks.count + authors.count)
     }
 
     private static func text(_ value: SQLiteValue?) -> String? {

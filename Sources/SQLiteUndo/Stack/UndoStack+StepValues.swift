@@ -40,20 +40,21 @@ extension UndoStack {
     public func values(of step: UndoStep, column: String, in table: any Table.Type) throws
         -> [Int64: SQLiteValue]
     {
-        var values: [Int64: SQLiteValue] = [:]
-        let (changes, slot) = try changes(of: step, column: column, in: table)
-        for change in changes {
-            if change.kind == .insert, let rowid = change.currentRowid,
-                let value = change.after[slot]
-            {
-                values[rowid] = value
-            } else if let rowid = change.originalRowid, let value = change.before[slot],
-                !value.packed
-            {
-                values[rowid] = value.value
+        try read([step], column: column, in: table) { changes, _, slot, _ in
+            var values: [Int64: SQLiteValue] = [:]
+            for change in changes {
+                if change.kind == .insert, let rowid = change.currentRowid,
+                    let value = change.after[slot.slot]
+                {
+                    values[rowid] = value
+                } else if let rowid = change.originalRowid, let value = change.before[slot.slot],
+                    !value.packed
+                {
+                    values[rowid] = value.value
+                }
             }
-        }
-        return values
+            return values
+        }[0]
     }
 
     /// The values `step` left in `column` of `table`, by rowid (where the row was when the step
@@ -63,15 +64,25 @@ extension UndoStack {
     public func newValues(of step: UndoStep, column: String, in table: any Table.Type) throws
         -> [Int64: SQLiteValue]
     {
-        var values: [Int64: SQLiteValue] = [:]
-        let (changes, slot) = try changes(of: step, column: column, in: table)
-        for change in changes {
-            guard change.kind != .delete, let rowid = change.currentRowid,
-                let value = change.after[slot], change.before[slot]?.packed != true
-            else { continue }
-            values[rowid] = value
+        try newValues(of: [step], column: column, in: table)[0]
+    }
+
+    /// `newValues(of:column:in:)` of each of `steps`, in order, read in one go (the lines a
+    /// history view shows).
+    /// - Throws: `SQLiteError`.
+    public func newValues(of steps: [UndoStep], column: String, in table: any Table.Type) throws
+        -> [[Int64: SQLiteValue]]
+    {
+        try read(steps, column: column, in: table) { changes, _, slot, _ in
+            var values: [Int64: SQLiteValue] = [:]
+            for change in changes {
+                guard change.kind != .delete, let rowid = change.currentRowid,
+                    let value = change.after[slot.slot], change.before[slot.slot]?.packed != true
+                else { continue }
+                values[rowid] = value
+            }
+            return values
         }
-        return values
     }
 
     /// The edits `step` made to the text of `column` in `table`, by rowid, in the order it made
@@ -81,46 +92,66 @@ extension UndoStack {
     public func textEdits(of step: UndoStep, column: String, in table: any Table.Type) throws
         -> [Int64: [UndoTextEdit]]
     {
-        guard let slot = slot(of: column, in: table), let inverted = readsForwards(step) else {
-            return [:]
-        }
-        var edits: [Int64: [UndoTextEdit]] = [:]
-        for change in try changes(of: step, column: column, in: table).changes
-        where change.kind == .update {
-            guard let rowid = change.currentRowid, let before = change.before[slot.slot],
-                !before.packed, case .text(let old) = before.value,
-                case .text(let new) = change.after[slot.slot]
-            else { continue }
-            edits[rowid, default: []].append(
-                UndoTextEdit(from: Array(old.utf8), to: Array(new.utf8)))
-        }
-        let packed = try engine.database.read {
-            try UndoLogSchema.packedRows(ofEntry: step.entry, $0)
-        }
-        let rows = inverted ? packed.reversed() : packed
-        for row in rows where row.table == slot.table && row.slot == slot.slot {
-            let change = row.change
-            guard change.old.storage == .text else { continue }
-            let (old, new) =
-                inverted
-                ? (change.newMiddle, change.oldMiddle) : (change.oldMiddle, change.newMiddle)
-            edits[row.rowid, default: []].append(UndoTextEdit(from: old, to: new))
-        }
-        return edits
+        try textEdits(of: [step], column: column, in: table)[0]
     }
 
-    /// The net changes of `step`'s log to rows of `table`, read as the action did them, with
-    /// the slot of `column` in them.
-    private func changes(of step: UndoStep, column: String, in table: any Table.Type) throws
-        -> (changes: [NetChange], slot: Int)
+    /// `textEdits(of:column:in:)` of each of `steps`, in order, read in one go.
+    /// - Throws: `SQLiteError`.
+    public func textEdits(of steps: [UndoStep], column: String, in table: any Table.Type) throws
+        -> [[Int64: [UndoTextEdit]]]
     {
-        guard let slot = slot(of: column, in: table), let inverted = readsForwards(step) else {
-            return ([], 0)
+        try read(steps, column: column, in: table) { changes, step, slot, db in
+            var edits: [Int64: [UndoTextEdit]] = [:]
+            for change in changes where change.kind == .update {
+                guard let rowid = change.currentRowid, let before = change.before[slot.slot],
+                    !before.packed, case .text(let old) = before.value,
+                    case .text(let new) = change.after[slot.slot]
+                else { continue }
+                edits[rowid, default: []].append(
+                    UndoTextEdit(from: Array(old.utf8), to: Array(new.utf8)))
+            }
+            let packed = try UndoLogSchema.packedRows(ofEntry: step.entry, db)
+            let rows = step.inverted ? packed.reversed() : packed
+            for row in rows where row.table == slot.table && row.slot == slot.slot {
+                let change = row.change
+                guard change.old.storage == .text else { continue }
+                let (old, new) =
+                    step.inverted
+                    ? (change.newMiddle, change.oldMiddle) : (change.oldMiddle, change.newMiddle)
+                edits[row.rowid, default: []].append(UndoTextEdit(from: old, to: new))
+            }
+            return edits
         }
-        let changes = try engine.database.read {
-            try UndoLogSchema.netChanges(ofEntry: step.entry, inverted: inverted, $0)
+    }
+
+    /// A step's entry and how to read its log as the action did it (the `inverted` that
+    /// `netChanges` takes).
+    private struct ReadStep {
+        let entry: Int64
+        let inverted: Bool
+    }
+
+    /// Reads each of `steps` in one transaction: its net changes to rows of `table`, read as
+    /// the action did them, given to `each` with the table's number and the slot of `column`
+    /// (for a step the stack no longer has, or a column not tracked, `each` gets no changes).
+    private func read<Result>(
+        _ steps: [UndoStep], column: String, in table: any Table.Type,
+        _ each: ([NetChange], ReadStep, (table: Int64, slot: Int), Database) throws -> Result
+    ) throws -> [Result] {
+        let slot = slot(of: column, in: table) ?? (table: -1, slot: 0)
+        let read = steps.map { step in
+            readsForwards(step).map { ReadStep(entry: step.entry, inverted: $0) }
         }
-        return (changes.filter { $0.tableId == slot.table }, slot.slot)
+        return try engine.database.read { db in
+            try read.map { step in
+                guard let step, slot.table >= 0 else {
+                    return try each([], ReadStep(entry: 0, inverted: false), slot, db)
+                }
+                let changes = try UndoLogSchema.netChanges(
+                    ofEntry: step.entry, inverted: step.inverted, db)
+                return try each(changes.filter { $0.tableId == slot.table }, step, slot, db)
+            }
+        }
     }
 
     /// The table's number and the column's slot in the log, or nil when not tracked.
