@@ -147,6 +147,27 @@ import Testing
         }
     }
 
+    @Test func aPreviewOfGoingToABranchWritesNothing() throws {
+        let notebook = try open()
+        try rateWithABranch(notebook)
+        let before = notebook.pane.history
+        let three = try #require(before.kept.first { $0.name == "Rate 3" })
+        let preview = try notebook.pane.previewGo(to: three)
+        #expect(
+            preview.map { "\($0.kind) \($0.name)" } == [
+                "undo Rate 5", "redo Rate 2", "redo Rate 3",
+            ])
+        #expect(try notebook.value == 5)
+        let after = notebook.pane.history
+        #expect(after.undo.map(\.id) == before.undo.map(\.id))
+        #expect(after.kept.map(\.id) == before.kept.map(\.id))
+        #expect(after.redo.isEmpty)
+        // What the preview said is what going there does.
+        let events = try notebook.pane.go(to: three)
+        #expect(events == preview)
+        #expect(try notebook.value == 3)
+    }
+
     @Test func theTreeComesBackAfterAReopen() throws {
         do {
             try rateWithABranch(try open())

@@ -42,7 +42,12 @@ extension NotesApp {
             panel.words = stepSummaries.commits == now ? stepSummaries.words : [:]
             switch panel.scope {
             case .pane:
-                panel.update(history: stack.history, stackID: pane.stackID)
+                let history = stack.history
+                if historyBranches.commits != now || historyBranches.stackID != pane.stackID {
+                    historyBranches = (now, pane.stackID, history.branches)
+                }
+                panel.update(
+                    history: history, branches: historyBranches.branches, stackID: pane.stackID)
             case .article(let id):
                 let steps = (try? engine?.history(of: Article.self, id: id)) ?? []
                 panel.update(rowSteps: steps, stackID: pane.stackID)

@@ -45,6 +45,9 @@ public final class NotesApp {
     /// What the history panel's steps touched, in words, by step id, with `commits` when they
     /// were read: a panel opened again while nothing was written reads none of them again.
     var stepSummaries: (commits: Int, words: [Int64: StepSummary.Touched]) = (-1, [:])
+    /// The branches of a pane's history, as its panel last read them, with `commits` then: read
+    /// again only once something was written.
+    var historyBranches: (commits: Int, stackID: String, branches: [UndoBranch]) = (-1, "", [])
     /// Keys, pastes and clicks that came while the terminal was too small to show the panes,
     /// handled in order once it is big enough again (`TooSmallTerminal`).
     var heldWhileTooSmall = TooSmallTerminal()

@@ -117,14 +117,15 @@ struct HistoryPanel {
         }
     }
 
-    /// Takes the lists as they are now, keeping the selection on the step it was on (else at
-    /// its place).
-    mutating func update(history: UndoHistory, stackID: String) {
+    /// Takes the lists as they are now, and their `branches` (`UndoHistory.branches`, which the
+    /// app keeps while nothing is written), keeping the selection on the step it was on (else
+    /// at its place).
+    mutating func update(history: UndoHistory, branches: [UndoBranch], stackID: String) {
         let kept = line(at: selected, stackID: stackID)?.step.id
         self.history = history
         forgetTakeBacks()
         let redo = history.redo.count
-        branches = history.branches.map { branch in
+        self.branches = branches.map { branch in
             let at =
                 switch branch.fork {
                 case .start: redo + 1 + history.undo.count

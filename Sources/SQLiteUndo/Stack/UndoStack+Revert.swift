@@ -168,7 +168,7 @@ extension UndoStack {
     }
 
     /// Runs `body` in a write transaction that is always rolled back; returns what it returned.
-    private func preview<Output>(_ body: (Database) throws -> Output) throws -> Output {
+    func preview<Output>(_ body: (Database) throws -> Output) throws -> Output {
         var result: Output?
         do {
             try engine.database.write { db in

@@ -31,6 +31,23 @@ extension UndoStack {
         }
     }
 
+    /// What `go(to:)` would do, without doing it: the event of each undo and redo it would
+    /// make, read in one transaction that is rolled back; the stack and the database are left as
+    /// they were.
+    /// - Throws: what `go(to:)` throws.
+    public func previewGo(to step: UndoStep) throws -> [UndoEvent] {
+        let saved = (entries.withLock { $0 }, settings.withLock { $0 })
+        defer {
+            entries.withLock { $0 = saved.0 }
+            settings.withLock { $0 = saved.1 }
+        }
+        return try preview { db in
+            try walk(
+                toStep: step.id, named: step.name, replaying: { try replayTop(of: $0, db) },
+                switchingTo: { try makeRedo($0, db) })
+        }
+    }
+
     /// Goes `count` states back in time: to the step done before the current one, whichever
     /// branch it is on (at the first, to the history's start). Returns what each replay did.
     /// - Throws: what `go(to:)` throws.
@@ -134,37 +151,54 @@ extension UndoStack {
         }
     }
 
-    /// Goes to the step `id` (nil: the history's start, every step undone).
+    /// Goes to the step `id` (nil: the history's start, every step undone), each replay in a
+    /// transaction of its own.
     private func go(toStep id: Int64?, named name: String, reporting report: ProgressReport?)
         throws -> [UndoEvent]
     {
+        try walk(
+            toStep: id, named: name, replaying: { try replay(from: $0, reporting: report) },
+            switchingTo: { path in
+                do {
+                    try engine.database.write { db in try makeRedo(path, db) }
+                } catch {
+                    try? reload()
+                    throw error
+                }
+            })
+    }
+
+    /// The way to the step `id`: undos of the top of the undo list (`replaying(.undo)`) down to
+    /// it, or to where its branch forks, then `switchingTo` the branch, then redos
+    /// (`replaying(.redo)`) down to it. Returns the replays' events.
+    private func walk(
+        toStep id: Int64?, named name: String,
+        replaying: (UndoLogSchema.List) throws -> UndoEvent?,
+        switchingTo: ([Int64]) throws -> Void
+    ) throws -> [UndoEvent] {
         guard let route = route(to: id) else { throw UndoError.stepNotFound(name) }
         var events: [UndoEvent] = []
+        // Redoes up to the step `id`, included; stops after the step's own redo, though one
+        // that restored nothing files nothing.
+        func redo(_ id: Int64?) throws {
+            while let next = top(of: .redo), let event = try replaying(.redo) {
+                events.append(event)
+                if next.stepID == id { break }
+            }
+        }
         switch route {
         case .undo:
             while let top = top(of: .undo), top.stepID != id {
-                guard let event = try replay(from: .undo, reporting: report) else { break }
+                guard let event = try replaying(.undo) else { break }
                 events.append(event)
             }
         case .redo:
-            events += try redo(toStep: id, reporting: report)
+            try redo(id)
         case .branch(let fork, let path):
-            events += try go(toStep: fork, named: name, reporting: report)
-            try makeRedo(path)
-            events += try redo(toStep: id, reporting: report)
-        }
-        return events
-    }
-
-    /// Redoes up to the step `id`, included (the redo list holds it).
-    private func redo(toStep id: Int64?, reporting report: ProgressReport?) throws
-        -> [UndoEvent]
-    {
-        var events: [UndoEvent] = []
-        // Stops after the step's own redo, though one that restored nothing files nothing.
-        while let next = top(of: .redo), let event = try replay(from: .redo, reporting: report) {
-            events.append(event)
-            if next.stepID == id { break }
+            events += try walk(
+                toStep: fork, named: name, replaying: replaying, switchingTo: switchingTo)
+            try switchingTo(path)
+            try redo(id)
         }
         return events
     }
@@ -202,26 +236,19 @@ extension UndoStack {
     }
 
     /// Makes the kept entries `path` (the deepest first) the redo list, and keeps the redo list
-    /// as a branch, in one transaction.
-    private func makeRedo(_ path: [Int64]) throws {
-        do {
-            try engine.database.write { db in
-                let (left, redo) = entries.withLock { entries -> ([Int64], [StackEntry]) in
-                    var redo = path.compactMap { id in entries.kept.first { $0.id == id } }
-                    for index in redo.indices { redo[index].position = Int64(index + 1) }
-                    let left = entries.redo
-                    entries.kept.removeAll { path.contains($0.id) }
-                    entries.kept += left
-                    entries.kept.sort { $0.isDone(before: $1) }
-                    entries.redo = redo
-                    return (left.map(\.id), redo)
-                }
-                try UndoLogSchema.keep(left, db)
-                try UndoLogSchema.makeRedo(redo, db)
-            }
-        } catch {
-            try? reload()
-            throw error
+    /// as a branch, in the open transaction and in memory.
+    private func makeRedo(_ path: [Int64], _ db: Database) throws {
+        let (left, redo) = entries.withLock { entries -> ([Int64], [StackEntry]) in
+            var redo = path.compactMap { id in entries.kept.first { $0.id == id } }
+            for index in redo.indices { redo[index].position = Int64(index + 1) }
+            let left = entries.redo
+            entries.kept.removeAll { path.contains($0.id) }
+            entries.kept += left
+            entries.kept.sort { $0.isDone(before: $1) }
+            entries.redo = redo
+            return (left.map(\.id), redo)
         }
+        try UndoLogSchema.keep(left, db)
+        try UndoLogSchema.makeRedo(redo, db)
     }
 }
