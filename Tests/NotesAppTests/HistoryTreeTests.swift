@@ -123,6 +123,27 @@ import Testing
         #expect(fixture.app.message == "Forward in time to Typing: undid 1, redid 1 step")
     }
 
+    @Test func anArticlesHistoryListsItsBranchesAndGoesToThem() throws {
+        let fixture = try AppFixture(size: Size(width: 100, height: 14), panes: 1)
+        let body = { fixture.app.focusedPane.editor?.body.text }
+        fixture.press(.enter, .control("a"))  // Article 3's body, at its start
+        fixture.type("a ")
+        fixture.clock.advance(by: 60)
+        fixture.press(.control("z"))
+        fixture.type("b ")
+        fixture.clock.advance(by: 60)
+        fixture.press(.alt("h"))
+        let lines = fixture.screen.split(separator: "\n").map(String.init)
+        #expect(lines[2].hasPrefix(" ├ Pane 1 · Typing \"a \" · Article 3: Body "))
+        #expect(lines[3].hasPrefix("─") && lines[3].contains(" now "))
+        #expect(lines[4].hasPrefix(" Pane 1 · Typing \"b \" · Article 3: Body "))
+        fixture.press(.up)
+        #expect(fixture.app.message == "On a branch: Enter goes to Typing \"a \" · Article 3: Body")
+        fixture.press(.enter)
+        #expect(body() == "a Body of article 3")
+        #expect(fixture.app.message == "Undid 1, redid 1 step: Typing, Typing")
+    }
+
     @Test func aNarrowPaneShowsTheBranch() throws {
         let fixture = try AppFixture(size: Size(width: 56, height: 10))
         rateWithABranch(fixture)

@@ -134,7 +134,11 @@ extension ReferenceModel {
         guard revertKeepingTakenCodes(record, into: &inverse) != nil else { return .failed }
         if undoing { undo[stack]?.remove(at: index) } else { redo[stack]?.remove(at: index) }
         coalescible[stack] = nil
-        guard let inverse, inverse.wrote else { return .replayed }
+        guard let inverse, inverse.wrote else {
+            // The step leaves history: the steps done on it fork where it did.
+            repointChildren(of: record, on: stack)
+            return .replayed
+        }
         recordStacks[inverse.id] = (stack, inverse.actionID)
         if undoing {
             redo[stack, default: []].append(inverse)

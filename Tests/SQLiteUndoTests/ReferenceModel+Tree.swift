@@ -30,6 +30,16 @@ extension ReferenceModel {
         return .branch(fork: onLists ? step.parent : nil, path: path)
     }
 
+    /// Gives the steps of `stack` done on `record` (leaving history) the step it was done on.
+    mutating func repointChildren(of record: BarrierRecord, on stack: String) {
+        for list in [\Self.undo, \Self.redo, \Self.kept] {
+            for index in self[keyPath: list][stack, default: []].indices
+            where self[keyPath: list][stack]?[index].parent == record.actionID {
+                self[keyPath: list][stack]?[index].parent = record.parent
+            }
+        }
+    }
+
     /// Makes the kept steps `path` (the deepest first) the redo list, keeping the redo list as
     /// a branch.
     mutating func makeRedo(_ path: [Int], on stack: String) {

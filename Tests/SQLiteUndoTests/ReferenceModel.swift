@@ -397,9 +397,14 @@ struct ReferenceModel {
             change.fullBefore?[column] = nil
             change.fullAfter?[column] = nil
         }
-        // The engine forgets the actions left with nothing to undo.
+        // The engine forgets the actions left with nothing to undo; the steps done on one of
+        // them fork where it did.
         for lists in [\Self.undo, \Self.redo, \Self.kept] {
             for stack in self[keyPath: lists].keys {
+                let empty = self[keyPath: lists][stack, default: []].filter {
+                    !$0.changes.contains(where: Self.isEffective)
+                }
+                for record in empty { repointChildren(of: record, on: stack) }
                 self[keyPath: lists][stack]?.removeAll {
                     !$0.changes.contains(where: Self.isEffective)
                 }

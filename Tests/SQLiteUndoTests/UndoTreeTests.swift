@@ -147,6 +147,33 @@ import Testing
         }
     }
 
+    /// A step that leaves history from the middle of it (its undo restored nothing: another
+    /// stack changed all it wrote) hands the steps done on it to the step it was done on.
+    @Test func aBranchDoneOnAStepThatLeftForksWhereThatStepDid() throws {
+        let notebook = try open()
+        let other = try notebook.engine.stack(id: "pane-2")
+        try notebook.rate(1)  // P
+        try notebook.rate(2)  // T
+        try notebook.add("X")  // done on T
+        try notebook.pane.undo()
+        try notebook.add("Y")  // done on T: X is kept
+        try notebook.pane.undo()
+        try notebook.rate(9, on: other)
+        let undone = try notebook.pane.undo()  // T: its value changed since, it restores nothing
+        #expect(undone?.conflicts.map(\.kept) == [.integer(9)])
+        let history = notebook.pane.history
+        #expect(history.undo.map(\.name) == ["Rate 1"])
+        #expect(history.kept.map(\.name) == ["X"])
+        #expect(history.kept.first?.parent == history.undo.first?.id)
+        #expect(history.redo.first?.parent == history.undo.first?.id)
+        #expect(history.branches.first?.fork == .undo(0))
+        // Going to X redoes X alone, on P: the rating P did is not undone.
+        let events = try notebook.pane.go(to: try #require(history.kept.first))
+        #expect(events.map { "\($0.kind) \($0.name)" } == ["redo X"])
+        #expect(notebook.pane.history.undo.map(\.name) == ["X", "Rate 1"])
+        #expect(try notebook.names == ["X"])
+    }
+
     @Test func aPreviewOfGoingToABranchWritesNothing() throws {
         let notebook = try open()
         try rateWithABranch(notebook)

@@ -170,13 +170,16 @@ extension NotesApp {
     }
 
     /// How many of this pane's steps Enter on `line` (a step of this pane's lists) would undo
-    /// or redo: "2 steps", counted on the stack's lists (an article's history lists only the
-    /// steps that touched the article, and a pane's shows branches between them).
+    /// or redo: "2 steps". In the pane's history, the lines between it and "now" but the
+    /// branches'; in an article's, which lists only the steps that touched the article, the
+    /// steps before it on the stack's list.
     private func stepsAbove(_ line: HistoryPanel.Line, in panel: HistoryPanel, of pane: Pane)
         -> String
     {
         let count: Int
-        if let history = pane.stack?.history {
+        if let between = panel.stepsFromNow(to: panel.selected) {
+            count = between
+        } else if let history = pane.stack?.history {
             let id = line.step.id
             count =
                 line.isUndone

@@ -100,8 +100,24 @@ struct HistoryPanel {
             let stepIndex = index < undoneRowSteps ? index : index - 1
             guard rowSteps.indices.contains(stepIndex) else { return nil }
             let step = rowSteps[stepIndex]
-            return Line(step: step.step, stackID: step.stackID, isUndone: step.isUndone)
+            return Line(
+                step: step.step, stackID: step.stackID, isUndone: step.isUndone,
+                isOnBranch: step.isOnBranch)
         }
+    }
+
+    /// In the pane's history, how many steps lie between "now" and line `index` (a step of the
+    /// lists): the undos or redos Enter makes there. Nil in an article's history, and for a
+    /// line of a branch.
+    func stepsFromNow(to index: Int) -> Int? {
+        guard scope == .pane, let redo = history?.redo.count else { return nil }
+        var main = index
+        for branch in branches {
+            guard main >= branch.at else { break }
+            if main < branch.at + branch.steps.count { return nil }
+            main -= branch.steps.count
+        }
+        return main < redo ? redo - main : main - redo - 1
     }
 
     /// Reads the lines down to `end` (once for each reading of the lists) for take-backs:

@@ -6,12 +6,15 @@ public struct UndoRowStep: Sendable, Hashable {
     /// The stack the step belongs to (`UndoEngine.stack(id:)`).
     public let stackID: String
     public let step: UndoStep
-    /// Whether the step is on its stack's redo list (undone), not its undo list.
+    /// Whether the step is undone: on its stack's redo list, or on a branch.
     public let isUndone: Bool
+    /// Whether the step is on a branch (undone before a new action; `UndoStack.go(to:)` reaches
+    /// it).
+    public let isOnBranch: Bool
 }
 
 extension UndoEngine {
-    /// The steps of every stack (their undo and redo lists) that wrote the row `id` of `table`,
+    /// The steps of every stack (their lists and branches) that wrote the row `id` of `table`,
     /// newest first (by `UndoStep.date`): who did what to one row. Steps whose block still runs
     /// are not listed.
     /// - Throws: `SQLiteError`.
@@ -26,7 +29,9 @@ extension UndoEngine {
         let running = Set(stacks.withLock { Array($0.values) }.flatMap { $0.runningEntryIDs() })
         let steps = try database.read { db in
             try UndoLogSchema.entries(touching: tableID, rowid: id, db).map {
-                UndoRowStep(stackID: $0.stackID, step: UndoStep($0.entry), isUndone: $0.isUndone)
+                UndoRowStep(
+                    stackID: $0.stackID, step: UndoStep($0.entry), isUndone: $0.list != .undo,
+                    isOnBranch: $0.list == .kept)
             }
         }
         return steps.filter { !running.contains($0.step.entry) }.sorted {

@@ -59,6 +59,18 @@ struct StackEntries: Sendable {
         }
     }
 
+    /// Gives the entries done on `removed` (a step leaving history while they stay) the step it
+    /// was done on: a branch done on it forks where it did. Reads every entry: for the few
+    /// steps that leave from the middle of a history (a replay that restored nothing, a block
+    /// that threw), not for a trim.
+    mutating func repointChildren(of removed: StackEntry) {
+        for list in [UndoLogSchema.List.undo, .redo, .kept] {
+            for index in self[list].indices where self[list][index].parent == removed.stepID {
+                self[list][index].parent = removed.parent
+            }
+        }
+    }
+
     /// Removes the entry `id` from `list`, searched for from the top, where undo and redo find
     /// theirs: no cost that grows with the list.
     mutating func remove(_ id: Int64, from list: UndoLogSchema.List) {

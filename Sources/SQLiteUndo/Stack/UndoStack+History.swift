@@ -81,13 +81,14 @@ public struct UndoHistory: Sendable {
             let fork = entry.parent.flatMap { forks[$0] } ?? entry.parent
             forks[entry.stepID] = fork
             if let index = branchOfFork[fork] {
-                branches[index].steps.insert(UndoStep(entry), at: 0)
+                branches[index].steps.append(UndoStep(entry))
             } else {
                 branchOfFork[fork] = branches.count
                 branches.append(
                     UndoBranch(fork: place(of: fork, doneBy: entry), steps: [UndoStep(entry)]))
             }
         }
+        for index in branches.indices { branches[index].steps.reverse() }
         return branches
     }
 
@@ -96,6 +97,10 @@ public struct UndoHistory: Sendable {
     /// done no later than `child`.
     private func place(of id: Int64?, doneBy child: StackEntry) -> UndoBranch.Place {
         guard let id else { return .start }
+        let undone = redo.entries
+        if let index = undone.lastIndex(where: { $0.stepID == id }) {
+            return .redo(undone.count - 1 - index)
+        }
         let done = undo.entries
         var low = 0
         var high = done.count
@@ -109,10 +114,6 @@ public struct UndoHistory: Sendable {
         }
         for index in low..<done.count where done[index].stepID == id {
             return .undo(done.count - 1 - index)
-        }
-        let undone = redo.entries
-        if let index = undone.lastIndex(where: { $0.stepID == id }) {
-            return .redo(undone.count - 1 - index)
         }
         return .start
     }
@@ -132,7 +133,8 @@ public struct UndoBranch: Sendable {
 
     /// Where the branch forks: the step its first steps were done on.
     public let fork: Place
-    /// Its steps, newest first: each after the step it was done on.
+    /// Its steps, newest first (a step comes after the step it was done on); several branches
+    /// forking at one step are listed together.
     public fileprivate(set) var steps: [UndoStep]
 }
 

@@ -42,10 +42,17 @@ extension UndoStack {
     static func dropOldest(_ count: Int, of kept: inout [StackEntry]) -> [StackEntry] {
         var dropped: [StackEntry] = []
         while dropped.count < count, let oldest = kept.first {
-            // Oldest first: a step comes after the step it was done on.
+            // Read again until no more are found: a clock set back may list a step before the
+            // step it was done on.
             var gone: Set<Int64> = [oldest.stepID]
-            for entry in kept.dropFirst() where entry.parent.map(gone.contains) == true {
-                gone.insert(entry.stepID)
+            var found = true
+            while found {
+                found = false
+                for entry in kept
+                where !gone.contains(entry.stepID) && entry.parent.map(gone.contains) == true {
+                    gone.insert(entry.stepID)
+                    found = true
+                }
             }
             dropped += kept.filter { gone.contains($0.stepID) }
             kept.removeAll { gone.contains($0.stepID) }
@@ -109,13 +116,13 @@ extension UndoStack {
             try dropPastByteBudget(db), takingIn: engine.slotsTakenIntoRuns(), db)
     }
 
-    /// Whether the undo list may hold more than the budget: in memory, an entry not measured yet
-    /// counting as over it.
-    func mayExceedByteBudget(_ undo: [StackEntry]) -> Bool {
-        guard let budget = settings.withLock({ $0.maxHistoryBytes }), undo.count > 1 else {
-            return false
-        }
-        return undo.reduce(0) { $0 + ($1.bytes ?? budget + 1) } > budget
+    /// Whether the undo list and the kept steps may hold more than the budget: in memory, an
+    /// entry not measured yet counting as over it.
+    func mayExceedByteBudget(_ undo: [StackEntry], _ kept: [StackEntry]) -> Bool {
+        guard let budget = settings.withLock({ $0.maxHistoryBytes }), undo.count + kept.count > 1
+        else { return false }
+        let bytes = { (total: Int, entry: StackEntry) in total + (entry.bytes ?? budget + 1) }
+        return kept.reduce(undo.reduce(0, bytes), bytes) > budget
     }
 
     /// Removes from the history the oldest kept steps past `maxHistoryBytes`, then the oldest

@@ -172,14 +172,13 @@ extension UndoStack {
     /// How to read the log of `step`'s entry as the action did it (the `inverted` that
     /// `netChanges` takes), whichever list it is on; nil when the stack has no such entry.
     private func readsForwards(_ step: UndoStep) -> Bool? {
+        // The short lists first: the undo list may hold 100k steps.
         entries.withLock { entries -> Bool? in
-            if let entry = entries.undo.last(where: { $0.id == step.entry }) {
-                return entry.inverted
-            }
             let undone =
                 entries.redo.last { $0.id == step.entry }
                 ?? entries.kept.last { $0.id == step.entry }
-            return undone.map { !$0.inverted }
+            if let undone { return !undone.inverted }
+            return entries.undo.last { $0.id == step.entry }?.inverted
         }
     }
 }

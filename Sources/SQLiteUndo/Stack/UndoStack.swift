@@ -159,7 +159,10 @@ public final class UndoStack: Sendable {
                 try UndoLogSchema.supersede(
                     top.id, by: added.id, keptChanges: !conflicts.isEmpty, db)
             } else {
+                // The step leaves history: the steps done on it fork where it did.
                 try UndoLogSchema.deleteEntries([top.id], db)
+                try UndoLogSchema.repointChildren(
+                    of: top.stepID, to: top.parent, stack: id, db)
             }
         }
         // What the replay rebuilt, and the edits its inverse recorded, kept as edits.
@@ -169,7 +172,11 @@ public final class UndoStack: Sendable {
         }
         entries.withLock { entries in
             entries.remove(top.id, from: list)
-            if let added { entries[target].append(added) }
+            if let added {
+                entries[target].append(added)
+            } else {
+                entries.repointChildren(of: top)
+            }
         }
         #if UndoDiagnostics || DEBUG
             if UndoDiagnostics.isOn {
@@ -259,7 +266,7 @@ public final class UndoStack: Sendable {
                 && (!entries.redo.isEmpty
                     || Self.registeredCount(entries.undo, open: open) + entries.kept.count
                         > levels
-                    || mayExceedByteBudget(entries.undo + entries.kept))
+                    || mayExceedByteBudget(entries.undo, entries.kept))
         }
         guard changesLists else { return }
         do {
@@ -283,9 +290,16 @@ public final class UndoStack: Sendable {
                 }
                 try UndoLogSchema.restoreRedo(entries.withLock { $0.redo.map(\.id) }, db)
                 try UndoLogSchema.deleteEntries([barrier.id], db)
-                entries.withLock { entries in
+                let unfiled = entries.withLock { entries in
+                    let unfiled = entries.undo.last { $0.id == barrier.id }
                     entries.undo.removeAll { $0.id == barrier.id }
                     entries.redo.removeAll { $0.id == barrier.id }
+                    if let unfiled { entries.repointChildren(of: unfiled) }
+                    return unfiled
+                }
+                if let unfiled {
+                    try UndoLogSchema.repointChildren(
+                        of: unfiled.stepID, to: unfiled.parent, stack: id, db)
                 }
                 settings.withLock { if $0.coalescible == barrier.id { $0.coalescible = nil } }
             }

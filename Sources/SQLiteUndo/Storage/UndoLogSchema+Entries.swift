@@ -242,10 +242,23 @@ extension UndoLogSchema {
     /// column out of the log): undoing them would change nothing. Reads the whole log once.
     static func deleteEntriesThatChangeNothing(_ db: Database) throws {
         let ids = try db.fetchAll(Int64.self, "SELECT id FROM \(barriers)")
-        try deleteEntries(
-            try ids.filter { id in
-                try netChanges(ofEntry: id, inverted: false, db).isEmpty
-            }, db)
+        let empty = try ids.filter { id in try netChanges(ofEntry: id, inverted: false, db).isEmpty
+        }
+        // The steps done on one of them fork where it did.
+        for id in empty {
+            guard
+                let row = try db.fetchOne(
+                    Row.self,
+                    """
+                    SELECT stackId, coalesce(step, id), parentStep FROM \(barriers)
+                    WHERE id = ? AND supersededBy IS NULL
+                    """, [.integer(id)])
+            else { continue }
+            try repointChildren(
+                of: try row.decode(at: 1), to: try row.decode(at: 2), stack: try row.decode(at: 0),
+                db)
+        }
+        try deleteEntries(empty, db)
     }
 
     /// When an entry's last barrier closed (coalescing measures from it).

@@ -43,9 +43,9 @@ extension UndoLogSchema {
     }
 
     /// Every entry still in a stack's lists (not superseded) whose log touched the row `rowid`
-    /// of `table`, with its stack and whether it is undone (on the redo list, or kept).
+    /// of `table`, with its stack and the list it is on.
     static func entries(touching table: Int64, rowid: Int64, _ db: Database) throws
-        -> [(entry: StackEntry, stackID: String, isUndone: Bool)]
+        -> [(entry: StackEntry, stackID: String, list: List)]
     {
         try db.fetchAll(
             Row.self,
@@ -64,9 +64,7 @@ extension UndoLogSchema {
                 closedAt: try row.decode(at: 5), inverted: try row.decode(at: 6),
                 step: try row.decode(at: 7), stepAt: try row.decode(at: 8),
                 parent: try row.decode(at: 10), takesBack: try row.decode(at: 11))
-            return (
-                entry, try row.decode(at: 9), List(rawValue: try row.decode(at: 1)) != .undo
-            )
+            return (entry, try row.decode(at: 9), List(rawValue: try row.decode(at: 1)) ?? .undo)
         }
     }
 }

@@ -52,6 +52,16 @@ extension UndoLogSchema {
             """, [.text(ids.jsonArray)])
     }
 
+    /// Gives the steps done on `step` (an entry of `stack` leaving history while they stay) the
+    /// step it was done on, `parent`: a branch done on it forks where it did.
+    static func repointChildren(
+        of step: Int64, to parent: Int64?, stack stackID: String, _ db: Database
+    ) throws {
+        try db.execute(
+            "UPDATE \(barriers) SET parentStep = ? WHERE stackId = ? AND parentStep = ?",
+            [parent.map { .integer($0) } ?? .null, .text(stackID), .integer(step)])
+    }
+
     /// Makes `path` (kept entries, the next redo last) the redo list, at its positions.
     static func makeRedo(_ path: [StackEntry], _ db: Database) throws {
         for entry in path {
