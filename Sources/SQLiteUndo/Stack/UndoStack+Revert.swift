@@ -104,12 +104,7 @@ extension UndoStack {
     /// are put back as they were after it).
     /// - Throws: `UndoError.stepNotFound` when `step` is not on the undo list; `SQLiteError`.
     public func previewUndo(to step: UndoStep) throws -> [UndoEvent] {
-        let saved = (entries.withLock { $0 }, settings.withLock { $0 })
-        defer {
-            entries.withLock { $0 = saved.0 }
-            settings.withLock { $0 = saved.1 }
-        }
-        return try preview { db in
+        try preview { db in
             _ = try undoEntry(of: step, db)
             var events: [UndoEvent] = []
             while let newest = top(of: .undo), newest.stepID != step.id,
@@ -168,7 +163,14 @@ extension UndoStack {
     }
 
     /// Runs `body` in a write transaction that is always rolled back; returns what it returned.
+    /// Runs `body` in a transaction that is rolled back, the stack's lists and settings put
+    /// back as they were after it (the replays it makes change them in memory too).
     func preview<Output>(_ body: (Database) throws -> Output) throws -> Output {
+        let saved = (entries.withLock { $0 }, settings.withLock { $0 })
+        defer {
+            entries.withLock { $0 = saved.0 }
+            settings.withLock { $0 = saved.1 }
+        }
         var result: Output?
         do {
             try engine.database.write { db in

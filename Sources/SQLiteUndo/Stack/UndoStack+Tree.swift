@@ -36,12 +36,7 @@ extension UndoStack {
     /// they were.
     /// - Throws: what `go(to:)` throws.
     public func previewGo(to step: UndoStep) throws -> [UndoEvent] {
-        let saved = (entries.withLock { $0 }, settings.withLock { $0 })
-        defer {
-            entries.withLock { $0 = saved.0 }
-            settings.withLock { $0 = saved.1 }
-        }
-        return try preview { db in
+        try preview { db in
             try walk(
                 toStep: step.id, named: step.name, replaying: { try replayTop(of: $0, db) },
                 switchingTo: { try makeRedo($0, db) })
