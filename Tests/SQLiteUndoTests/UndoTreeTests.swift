@@ -1,8 +1,9 @@
 import Foundation
 import SQLiteDatabase
-import SQLiteUndo
 import TestSupport
 import Testing
+
+@testable import SQLiteUndo
 
 /// The history as a tree: a new action after undos keeps the undone steps as a branch, which
 /// `go(to:)` reaches and `back(inTime:)`/`forward(inTime:)` walk in the order steps were done.
@@ -288,6 +289,33 @@ import Testing
         #expect(notebook.pane.history.kept.isEmpty)
         let reopened = try open()
         #expect(reopened.pane.state == UndoStackState(undo: ["A"], redo: ["B"]))
+    }
+
+    /// The lists read again from the file while the block runs (after a failed replay, for
+    /// one) count the redo entries it set aside as kept: its throwing still puts them back.
+    @Test func aBlockThatThrowsAfterTheListsWereReadAgainPutsTheRedoListBack() throws {
+        let notebook = try open()
+        try notebook.add("A")
+        try notebook.add("B")
+        try notebook.pane.undo()
+        #expect(throws: Refused.self) {
+            try withUndoStack(notebook.pane) {
+                try undoable("X") {
+                    try notebook.db.write {
+                        try $0.execute("UPDATE items SET value = 7 WHERE id = 1")
+                    }
+                    try notebook.pane.reload()
+                    #expect(notebook.pane.history.kept.map(\.name) == ["B"])
+                    throw Refused()
+                }
+            }
+        }
+        #expect(notebook.pane.state == UndoStackState(undo: ["A"], redo: ["B"]))
+        #expect(notebook.pane.history.kept.isEmpty)
+        // The block's committed write stays, recorded nowhere; B is redone beside it.
+        #expect(try notebook.pane.redo()?.name == "B")
+        #expect(try notebook.names == ["A", "B"])
+        #expect(try notebook.value == 7)
     }
 
     @Test func aFileFromBeforeTheTreeGetsItsStepsParentsFromItsLists() throws {

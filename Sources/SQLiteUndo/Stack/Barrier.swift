@@ -22,6 +22,9 @@ final class Barrier: Sendable {
         /// The rows of the run the merge collapsed (`UndoLogSchema.collapseRun`): they hold the
         /// run's earlier writes too, so taking the barrier back keeps them.
         var collapsed: [Int64] = []
+        /// The redo entries kept as a branch when it was filed while its block ran: put back on
+        /// the redo list if the block throws.
+        var setAsideRedo: [Int64] = []
     }
 
     init(name: String, coalescingKey: String? = nil, recordsAtCommit: Bool = true) {

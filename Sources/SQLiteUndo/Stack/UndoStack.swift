@@ -224,13 +224,17 @@ public final class UndoStack: Sendable {
         }
         try packLog(of: barrier, in: entry.id, db)
         try closeMergingInFile(except: entry, db)
-        let recorded = Barrier.Recorded(stack: self, entry: barrier.id, mergedFromSeq: nil)
+        var recorded = Barrier.Recorded(stack: self, entry: barrier.id, mergedFromSeq: nil)
+        if barrier.isRunning {
+            // Kept as a branch in the file now; the stack lists them as redo until the block
+            // returns (a crash meanwhile never offers to redo over the action), and puts them
+            // back if it throws.
+            recorded.setAsideRedo = entries.withLock { $0.redo.map(\.id) }
+            try UndoLogSchema.keep(recorded.setAsideRedo, db)
+        }
         barrier.file(recorded, by: engine.recorder)
         entries.withLock { $0.undo.append(entry) }
         if barrier.isRunning {
-            // Kept as a branch in the file now; the stack lists them as redo until the block
-            // returns (a crash meanwhile never offers to redo over the action).
-            try UndoLogSchema.keep(entries.withLock { $0.redo.map(\.id) }, db)
             // Measured now, in the transaction that filed it: its block's return then knows,
             // without reading the file, whether older entries have to go.
             try keepWithinByteBudget(db)
@@ -288,19 +292,15 @@ public final class UndoStack: Sendable {
                         of: recorded.entry, from: first, except: recorded.collapsed, db)
                     return
                 }
-                try UndoLogSchema.restoreRedo(entries.withLock { $0.redo.map(\.id) }, db)
-                try UndoLogSchema.deleteEntries([barrier.id], db)
-                let unfiled = entries.withLock { entries in
-                    let unfiled = entries.undo.last { $0.id == barrier.id }
-                    entries.undo.removeAll { $0.id == barrier.id }
-                    entries.redo.removeAll { $0.id == barrier.id }
-                    if let unfiled { entries.repointChildren(of: unfiled) }
-                    return unfiled
-                }
-                if let unfiled {
+                try UndoLogSchema.restoreRedo(recorded.setAsideRedo, db)
+                if let unfiled = entries.withLock({ $0.undo.last { $0.id == barrier.id } }) {
                     try UndoLogSchema.repointChildren(
                         of: unfiled.stepID, to: unfiled.parent, stack: id, db)
                 }
+                try UndoLogSchema.deleteEntries([barrier.id], db)
+                // As the file has them now (a reading of the lists while the block ran counts
+                // the redo entries it set aside as kept).
+                try reload(db)
                 settings.withLock { if $0.coalescible == barrier.id { $0.coalescible = nil } }
             }
         } catch {
