@@ -39,9 +39,17 @@ extension ReferenceModel {
             + kept[stack, default: []].count > levels,
             let oldest = kept[stack]?.first
         {
+            // Until no more are found: a barrier nested in another and filed first is the step
+            // the outer one was done on, though the outer one's id, at one time, is the lower.
             var gone: Set<Int> = [oldest.actionID]
-            for step in kept[stack, default: []].dropFirst() where gone.contains(step.parent) {
-                gone.insert(step.actionID)
+            var found = true
+            while found {
+                found = false
+                for step in kept[stack, default: []]
+                where !gone.contains(step.actionID) && gone.contains(step.parent) {
+                    gone.insert(step.actionID)
+                    found = true
+                }
             }
             kept[stack]?.removeAll { gone.contains($0.actionID) }
         }

@@ -74,12 +74,29 @@ public struct UndoHistory: Sendable {
     /// with the place of the step its first step was done on. Costs what the kept steps cost,
     /// not the lists' length (a history view of 100k steps reads it at every change).
     public var branches: [UndoBranch] {
-        var forks: [Int64: Int64?] = [:]  // a kept step's id: the step its branch forks at
+        // A kept step's parent, and the step its branch forks at (up through kept parents:
+        // a barrier nested in another may be listed before the step it was done on).
+        let parents = Dictionary(
+            kept.entries.map { ($0.stepID, $0.parent) }, uniquingKeysWith: { first, _ in first })
+        var forks: [Int64: Int64?] = [:]
+        func fork(of id: Int64) -> Int64? {
+            if let known = forks[id] { return known }
+            var chain: [Int64] = []
+            var step: Int64? = id
+            while let current = step, let parent = parents[current], forks[current] == nil,
+                chain.count <= parents.count
+            {
+                chain.append(current)
+                step = parent
+            }
+            let found = step.flatMap { forks[$0] } ?? step
+            for id in chain { forks[id] = found }
+            return found
+        }
         var branches: [UndoBranch] = []
         var branchOfFork: [Int64?: Int] = [:]
         for entry in kept.entries {
-            let fork = entry.parent.flatMap { forks[$0] } ?? entry.parent
-            forks[entry.stepID] = fork
+            let fork = fork(of: entry.stepID)
             if let index = branchOfFork[fork] {
                 branches[index].steps.append(UndoStep(entry))
             } else {

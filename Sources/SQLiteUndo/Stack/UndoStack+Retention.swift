@@ -42,8 +42,9 @@ extension UndoStack {
     static func dropOldest(_ count: Int, of kept: inout [StackEntry]) -> [StackEntry] {
         var dropped: [StackEntry] = []
         while dropped.count < count, let oldest = kept.first {
-            // Read again until no more are found: a clock set back may list a step before the
-            // step it was done on.
+            // Read again until no more are found: a barrier nested in another and filed first is
+            // the step the outer one was done on, though listed after it (the outer one's id is
+            // the lower, at one time); a clock set back does the same.
             var gone: Set<Int64> = [oldest.stepID]
             var found = true
             while found {
