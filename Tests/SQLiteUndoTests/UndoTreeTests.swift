@@ -272,7 +272,12 @@ import Testing
 
     struct Refused: Error {}
 
-    @Test func anActionWhoseBlockThrowsPutsTheRedoListBack() throws {
+    /// Adds A and B and undoes B, then runs an action "X" on the pane whose block commits `sql`,
+    /// runs `meanwhile` and throws.
+    func throwAfterCommitting(_ sql: String, meanwhile: (UndoStack) throws -> Void = { _ in })
+        throws
+        -> Notebook
+    {
         let notebook = try open()
         try notebook.add("A")
         try notebook.add("B")
@@ -280,11 +285,17 @@ import Testing
         #expect(throws: Refused.self) {
             try withUndoStack(notebook.pane) {
                 try undoable("X") {
-                    try notebook.db.write { try $0.execute("INSERT INTO items(name) VALUES ('X')") }
+                    try notebook.db.write { try $0.execute(sql) }
+                    try meanwhile(notebook.pane)
                     throw Refused()
                 }
             }
         }
+        return notebook
+    }
+
+    @Test func anActionWhoseBlockThrowsPutsTheRedoListBack() throws {
+        let notebook = try throwAfterCommitting("INSERT INTO items(name) VALUES ('X')")
         #expect(notebook.pane.state == UndoStackState(undo: ["A"], redo: ["B"]))
         #expect(notebook.pane.history.kept.isEmpty)
         let reopened = try open()
@@ -294,21 +305,10 @@ import Testing
     /// The lists read again from the file while the block runs (after a failed replay, for
     /// one) count the redo entries it set aside as kept: its throwing still puts them back.
     @Test func aBlockThatThrowsAfterTheListsWereReadAgainPutsTheRedoListBack() throws {
-        let notebook = try open()
-        try notebook.add("A")
-        try notebook.add("B")
-        try notebook.pane.undo()
-        #expect(throws: Refused.self) {
-            try withUndoStack(notebook.pane) {
-                try undoable("X") {
-                    try notebook.db.write {
-                        try $0.execute("UPDATE items SET value = 7 WHERE id = 1")
-                    }
-                    try notebook.pane.reload()
-                    #expect(notebook.pane.history.kept.map(\.name) == ["B"])
-                    throw Refused()
-                }
-            }
+        let notebook = try throwAfterCommitting("UPDATE items SET value = 7 WHERE id = 1") {
+            pane in
+            try pane.reload()
+            #expect(pane.history.kept.map(\.name) == ["B"])
         }
         #expect(notebook.pane.state == UndoStackState(undo: ["A"], redo: ["B"]))
         #expect(notebook.pane.history.kept.isEmpty)

@@ -167,7 +167,7 @@ enum BarrierID {
 /// The barrier is filed with the stack current at its first change (`withUndoStack`, or the
 /// engine's default stack) in the same transaction as that change, so a crash never keeps a change
 /// without its undo entry, and stacks list actions in the order they first changed the database.
-/// It registers when `body` returns (and clears the stack's redo list): until then `undo()`
+/// It registers when `body` returns (the stack's redo list kept as a branch): until then `undo()`
 /// passes it by, and a later transaction of `body` adds to it. Nested barriers: a write belongs to
 /// the innermost. A barrier that wrote nothing is not registered; if `body` throws, nothing is
 /// recorded and the error is rethrown. Inside `withUndoDisabled`, `body` just runs: nothing is
