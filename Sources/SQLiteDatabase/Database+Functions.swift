@@ -60,4 +60,34 @@ extension Database {
         case .null: sqlite3_result_null(context)
         }
     }
+
+    /// Registers (or replaces) an SQL function of no arguments that returns an integer, or NULL
+    /// for nil: the lightest call there is, for a function a trigger calls at every row.
+    public func createFunction(_ name: String, returningInteger body: @escaping () -> Int64?)
+        throws
+    {
+        let box = IntegerFunctionBox(body: body)
+        let code = sqlite3_create_function_v2(
+            handle, name, 0, SQLITE_UTF8, Unmanaged.passRetained(box).toOpaque(),
+            { context, _, _ in
+                let box = Unmanaged<IntegerFunctionBox>.fromOpaque(sqlite3_user_data(context))
+                    .takeUnretainedValue()
+                if let number = box.body() {
+                    sqlite3_result_int64(context, number)
+                } else {
+                    sqlite3_result_null(context)
+                }
+            }, nil, nil,
+            { pointer in
+                guard let pointer else { return }
+                Unmanaged<IntegerFunctionBox>.fromOpaque(pointer).release()
+            })
+        guard code == SQLITE_OK else { throw self.error(code: code, sql: nil) }
+    }
+}
+
+/// Holds the closure of a function `createFunction(_:returningInteger:)` registered.
+private final class IntegerFunctionBox {
+    let body: () -> Int64?
+    init(body: @escaping () -> Int64?) { self.body = body }
 }

@@ -51,11 +51,24 @@ extension Database {
     /// foreign key's action, or the rows an `OR REPLACE` conflict resolution deletes to make
     /// room (which fire no delete trigger unless recursive triggers are on). `nil` stops.
     ///
-    /// The handler must not use the connection. The check of `isWatchingRowChanges` is all that
-    /// a row change pays while it is false.
+    /// The handler must not use the connection. While `isWatchingRowChanges` is false (and no
+    /// table is without rowid) the hook is not installed, and row changes pay nothing for it.
     public func watchRowChanges(_ handler: ((RowBeingChanged) -> Void)?) {
         rowChangeHandler = handler
-        guard handler != nil else {
+        isPreUpdateHookInstalled = false
+        sqlite3_preupdate_hook(handle, nil, nil)
+        installPreUpdateHookIfNeeded()
+    }
+
+    /// Installs SQLite's pre-update hook while it has work (a handler that watches, or tables
+    /// without rowid to count), and removes it otherwise: an installed hook costs every row
+    /// change of the connection a call, the engine's log rows included.
+    func installPreUpdateHookIfNeeded() {
+        let needed =
+            rowChangeHandler != nil && (isWatchingRowChanges || !withoutRowidTables.isEmpty)
+        guard needed != isPreUpdateHookInstalled else { return }
+        isPreUpdateHookInstalled = needed
+        guard needed else {
             sqlite3_preupdate_hook(handle, nil, nil)
             return
         }

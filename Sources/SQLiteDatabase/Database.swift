@@ -39,16 +39,23 @@ public final class Database {
     }
     /// Observers of the write transactions a `DatabaseQueue` runs on this connection.
     var writeObservers: [WeakWriteObserver] = []
-    /// Whether `watchRowChanges`' handler is called: checked first at every row change, so it
-    /// is a plain flag, written and read on the connection's thread only.
-    @exclusivity(unchecked) public var isWatchingRowChanges = false
+    /// Whether `watchRowChanges`' handler is called, written and read on the connection's thread
+    /// only. The pre-update hook is installed only while it is true (or `withoutRowidTables`
+    /// has a table), so that other row changes pay nothing for it.
+    @exclusivity(unchecked) public var isWatchingRowChanges = false {
+        didSet { installPreUpdateHookIfNeeded() }
+    }
     /// The handler `watchRowChanges` installed.
     var rowChangeHandler: ((RowBeingChanged) -> Void)?
     /// Tables of the main schema declared `WITHOUT ROWID`, lowercased, whose row changes SQLite's
     /// update hook never reports: while `watchRowChanges` has a handler, the pre-update hook
     /// counts them instead (`changedRowCount`, `changedTables`, `recordingChangedRowids`, which
     /// gets rowid 0 for each).
-    @exclusivity(unchecked) public var withoutRowidTables: Set<String> = []
+    @exclusivity(unchecked) public var withoutRowidTables: Set<String> = [] {
+        didSet { installPreUpdateHookIfNeeded() }
+    }
+    /// Whether SQLite's pre-update hook is installed now (see `installPreUpdateHookIfNeeded`).
+    @exclusivity(unchecked) var isPreUpdateHookInstalled = false
     /// The update value feed functions registered on this connection, by name.
     var updateValueFeeds: [String: UpdateValueFeed] = [:]
 

@@ -28,6 +28,35 @@ import Testing
         #expect(back == values)
     }
 
+    @Test func anIntegerFunctionReturnsItsNumberOrNull() throws {
+        let db = try DatabaseQueue()
+        let answers = try db.write { db -> [Row] in
+            var next: Int64? = Int64.min
+            try db.createFunction(
+                "counter",
+                returningInteger: {
+                    defer { next = next.map { _ in nil } ?? 7 }
+                    return next
+                })
+            return try db.fetchAll(
+                Row.self, "SELECT counter(), counter() UNION ALL SELECT counter(), 1")
+        }
+        #expect(
+            answers.map { [$0[0], $0[1]] } == [
+                [.integer(Int64.min), .null], [.integer(7), .integer(1)],
+            ])
+    }
+
+    @Test func anIntegerFunctionRefusesArguments() throws {
+        let db = try DatabaseQueue()
+        #expect(throws: SQLiteError.self) {
+            try db.write { db in
+                try db.createFunction("seven", returningInteger: { 7 })
+                _ = try db.fetchOne(Int.self, "SELECT seven(1)")
+            }
+        }
+    }
+
     struct Refused: Error, CustomStringConvertible {
         var description: String { "refused by Swift" }
     }

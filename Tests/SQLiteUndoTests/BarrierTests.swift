@@ -94,6 +94,31 @@ import Testing
         #expect(try fixture.rows() == [])
     }
 
+    @Test func barriersOpenedAndClosedInsideOneTransactionKeepTheirOwnWrites() throws {
+        try fixture.db.write { db in
+            try undoable("Outer") {
+                try db.execute("INSERT INTO items(name) VALUES ('outer 1')")
+                try undoable("Inner") {
+                    try db.execute("INSERT INTO items(name) VALUES ('inner')")
+                }
+                try withUndoDisabled {
+                    try db.execute("INSERT INTO items(name) VALUES ('hidden')")
+                }
+                try db.execute("INSERT INTO items(name) VALUES ('outer 2')")
+            }
+            try db.execute("INSERT INTO items(name) VALUES ('untracked')")
+        }
+        #expect(stack.state.undo == ["Inner", "Outer"])
+        try stack.undo()  // Inner
+        #expect(
+            try fixture.rows() == [
+                [1, "outer 1", nil, 0], [3, "hidden", nil, 0], [4, "outer 2", nil, 0],
+                [5, "untracked", nil, 0],
+            ])
+        try stack.undo()  // Outer
+        #expect(try fixture.rows() == [[3, "hidden", nil, 0], [5, "untracked", nil, 0]])
+    }
+
     @Test func concurrentBarriersKeepTheirOwnWrites() async throws {
         let db = fixture.db
         async let first: Void = undoable("First") {

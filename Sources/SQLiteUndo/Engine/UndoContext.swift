@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The task-local scope of undo: which barrier claims the writes of the current task, whether a
 /// replay is running, and which stack a barrier that changes something registers with.
 ///
@@ -12,6 +14,28 @@ enum UndoContext {
     @TaskLocal static var stack: UndoStack?
     /// True inside `withUndoDisabled`: a barrier opened there records nothing.
     @TaskLocal static var isDisabled = false
+
+    /// Counts every entry into and exit from a scope of `barrier`, in any task: while it and the
+    /// transaction stay the same, the barrier of the writes on a connection stays the same (a
+    /// write's block runs synchronously on one task), so the capture function keeps its answer.
+    static let barrierScopeEdges = Atomic<UInt64>(0)
+
+    /// Runs `operation` with `barrier` as the barrier of its writes.
+    static func withBarrier<R>(_ barrier: Barrier?, operation: () throws -> R) rethrows -> R {
+        barrierScopeEdges.add(1, ordering: .relaxed)
+        defer { barrierScopeEdges.add(1, ordering: .relaxed) }
+        return try $barrier.withValue(barrier, operation: operation)
+    }
+
+    /// Async form of `withBarrier(_:operation:)`.
+    static func withBarrier<R>(
+        _ barrier: Barrier?, isolation: isolated (any Actor)? = #isolation,
+        operation: () async throws -> R
+    ) async rethrows -> R {
+        barrierScopeEdges.add(1, ordering: .relaxed)
+        defer { barrierScopeEdges.add(1, ordering: .relaxed) }
+        return try await $barrier.withValue(barrier, operation: operation, isolation: isolation)
+    }
 }
 
 /// Runs `operation` with `stack` as the stack that barriers changing something inside it
@@ -32,7 +56,7 @@ public func withUndoStack<R>(
 /// inside a barrier, and an `undoable` block inside it records and registers nothing.
 public func withUndoDisabled<R>(_ operation: () throws -> R) rethrows -> R {
     try UndoContext.$isDisabled.withValue(true) {
-        try UndoContext.$barrier.withValue(nil, operation: operation)
+        try UndoContext.withBarrier(nil, operation: operation)
     }
 }
 
@@ -43,7 +67,6 @@ public func withUndoDisabled<R>(
     try await UndoContext.$isDisabled.withValue(
         true,
         operation: {
-            try await UndoContext.$barrier.withValue(
-                nil, operation: operation, isolation: isolation)
+            try await UndoContext.withBarrier(nil, isolation: isolation, operation: operation)
         }, isolation: isolation)
 }

@@ -265,21 +265,31 @@ public final class UndoEngine: Sendable {
 
     private func installFunctions(_ db: Database) throws {
         let capturing = CapturingBarrier()
-        try db.createFunction("sqliteundo_barrier", argumentCount: 0) { [weak self, unowned db] _ in
-            guard let barrier = UndoContext.barrier else { return .null }
-            if let self {
-                let isFirst = self.recorder.noteCapture(barrier, stack: self.currentStack)
-                // Read while the row is not inserted yet; a failed read bounds nothing (0).
-                barrier.didCapture(for: self, isFirstInTransaction: isFirst) {
-                    (try? UndoLogSchema.nextSeq(db)) ?? 0
+        let recorder = self.recorder
+        try db.createFunction(
+            "sqliteundo_barrier",
+            returningInteger: { [weak self, unowned db] in
+                let scope = CaptureScope(
+                    barrierScopeEdge: UndoContext.barrierScopeEdges.load(ordering: .relaxed),
+                    transactionEdge: recorder.transactionEdge)
+                if capturing.scope == scope { return capturing.answer }
+                capturing.scope = scope
+                guard let barrier = UndoContext.barrier else {
+                    capturing.answer = nil
+                    return nil
                 }
-            }
-            capturing.id = barrier.id
-            return .integer(barrier.id)
-        }
-        try db.createFunction("sqliteundo_capturingBarrier", argumentCount: 0) { _ in
-            .integer(capturing.id)
-        }
+                if let self {
+                    let isFirst = self.recorder.noteCapture(barrier, stack: self.currentStack)
+                    // Read while the row is not inserted yet; a failed read bounds nothing (0).
+                    barrier.didCapture(for: self, isFirstInTransaction: isFirst) {
+                        (try? UndoLogSchema.nextSeq(db)) ?? 0
+                    }
+                }
+                capturing.id = barrier.id
+                capturing.answer = barrier.id
+                return barrier.id
+            })
+        try db.createFunction("sqliteundo_capturingBarrier", returningInteger: { capturing.id })
         try db.createFunction(Self.negativeZeroFunction, argumentCount: 1, deterministic: true) {
             guard case .real(let value) = $0.first, value == 0, value.sign == .minus else {
                 return .integer(0)
@@ -419,4 +429,16 @@ enum EngineRegistry {
 private final class CapturingBarrier {
     /// Written and read at every captured row, on the connection's thread only.
     @exclusivity(unchecked) var id: Int64 = 0
+    /// When `sqliteundo_barrier()` last worked out its answer, and the answer: the same until
+    /// a barrier scope or a transaction begins or ends (the first capture of a barrier in a
+    /// transaction notes it with the recorder; the rows after it only log).
+    @exclusivity(unchecked) var scope: CaptureScope?
+    @exclusivity(unchecked) var answer: Int64?
+}
+
+/// The moment of a capture, as far as which barrier it belongs to: see
+/// `UndoContext.barrierScopeEdges` and `BarrierRecorder.transactionEdge`.
+private struct CaptureScope: Equatable {
+    let barrierScopeEdge: UInt64
+    let transactionEdge: UInt64
 }

@@ -54,14 +54,14 @@ struct EntryReplay {
                 db: db, entry: id, inverted: inverted, tables: tables, foreignKeys: foreignKeys,
                 skippingTriggers: skippingTriggers,
                 rowsWorthSuspendingCapture: rowsWorthSuspendingCapture)
-            let restored = try UndoContext.$barrier.withValue(nil) {
+            let restored = try UndoContext.withBarrier(nil) {
                 try inSavepoint { try exact.revertExactly() ? exact.affectedRows : nil }
             }
             if restored {
                 return Reverted(affected: exact.affectedRows, conflicts: [], exact: true)
             }
         }
-        return try UndoContext.$barrier.withValue(inverse) {
+        return try UndoContext.withBarrier(inverse) {
             if strategies.contains(.setBased) {
                 var batch = BatchReplay(
                     db: db, entry: id, inverted: inverted, tables: tables,

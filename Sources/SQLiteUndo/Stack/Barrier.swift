@@ -185,7 +185,7 @@ public func undoable<R>(
     let barrier = Barrier(name: name, coalescingKey: coalescing)
     let result: R
     do {
-        result = try UndoContext.$barrier.withValue(barrier, operation: body)
+        result = try UndoContext.withBarrier(barrier, operation: body)
     } catch {
         try? barrier.discard()
         throw error
@@ -205,8 +205,8 @@ public func undoable<R>(
     let barrier = Barrier(name: name, coalescingKey: coalescing)
     let result: R
     do {
-        result = try await UndoContext.$barrier.withValue(
-            barrier, operation: body, isolation: isolation)
+        result = try await UndoContext.withBarrier(
+            barrier, isolation: isolation, operation: body)
     } catch {
         try? barrier.discard()
         throw error

@@ -8,6 +8,11 @@ final class BarrierRecorder: WriteTransactionObserver, Sendable {
     private let state = Mutex(State())
     /// The barrier that captured last in this transaction: repeat captures skip the lock.
     private let lastPending = Atomic<Int64>(0)
+    /// Counts transactions begun and ended: the capture function keeps its answer while this
+    /// stays the same (see `CaptureScope`).
+    private let transactionEdges = Atomic<UInt64>(0)
+    /// A number that changes whenever a write transaction begins or ends.
+    var transactionEdge: UInt64 { transactionEdges.load(ordering: .relaxed) }
 
     private struct State {
         var inTransaction = false
@@ -38,11 +43,13 @@ final class BarrierRecorder: WriteTransactionObserver, Sendable {
 
     func didBeginWrite() {
         lastPending.store(0, ordering: .relaxed)
+        transactionEdges.add(1, ordering: .relaxed)
         state.withLock { $0 = State(inTransaction: true) }
     }
 
     func willCommit(_ db: Database) throws {
         lastPending.store(0, ordering: .relaxed)
+        transactionEdges.add(1, ordering: .relaxed)
         let pending = state.withLock { state in
             defer {
                 state.pending = []
@@ -74,6 +81,7 @@ final class BarrierRecorder: WriteTransactionObserver, Sendable {
 
     func didRollback(_ db: Database) {
         lastPending.store(0, ordering: .relaxed)
+        transactionEdges.add(1, ordering: .relaxed)
         let filed = state.withLock { state in
             defer { state = State() }
             return state.filed

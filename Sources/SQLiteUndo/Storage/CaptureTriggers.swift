@@ -175,13 +175,24 @@ extension TrackedTable {
                     \(logReplaced)
                     INSERT INTO \(log)(barrier, tableId, kind, oldRowid, newRowid, mask,
                                        o\(column.slot), n\(column.slot))
-                    SELECT \(UndoEngine.capturingBarrierFunction), \(id),
-                           \(UndoLogSchema.Kind.update.rawValue), r, r,
-                           \(Int64(1) << Int64(column.slot)), OLD.\(name), NEW.\(name)
-                    FROM (SELECT \(rowidSQL("NEW")) AS r);
+                    \(rowValues(
+                        UndoEngine.capturingBarrierFunction, "\(id)",
+                        "\(UndoLogSchema.Kind.update.rawValue)", "r", "r",
+                        "\(Int64(1) << Int64(column.slot))", "OLD.\(name)", "NEW.\(name)"));
                 END;
                 """
         }.joined(separator: "\n")
+    }
+
+    /// The rest of an `INSERT` of the values `r` stands in for `NEW`'s row number in: a
+    /// `VALUES` row when the number is the rowid (a `SELECT` runs as two coroutines: twice the
+    /// instructions at every row), a `SELECT` working out the key map's number once otherwise.
+    private func rowValues(_ values: String...) -> String {
+        guard keyMap != nil else {
+            let row = rowidSQL("NEW")
+            return "VALUES (\(values.map { $0 == "r" ? row : $0 }.joined(separator: ", ")))"
+        }
+        return "SELECT \(values.joined(separator: ", ")) FROM (SELECT \(rowidSQL("NEW")) AS r)"
     }
 
     /// The statement logging the rows an update replaced through a unique index, for a column's

@@ -38,12 +38,15 @@ extension UndoLogSchema {
     /// out by SQL, so an action of small values pays one query at its commit.
     static func pack(entry id: Int64, from start: Int64, slots: Int, _ db: Database) throws {
         let rows = newRowsBigEnoughToPack(slots: slots)
-        let arguments: [SQLiteValue] = [.integer(start), .integer(id)]
+        let arguments: [SQLiteValue] = [.integer(start), .integer(id), .integer(packingRowLimit)]
+        // The rows are searched only when there are few enough to pack: a bulk statement's
+        // thousands are not read again at its commit.
         let state = try db.fetchOne(
             Row.self,
             """
-            SELECT \(highestSeq), (SELECT packed FROM \(barriers) WHERE id = ?2),
-                EXISTS (SELECT 1 FROM \(log) WHERE \(rows))
+            SELECT newest, (SELECT packed FROM \(barriers) WHERE id = ?2),
+                CASE WHEN newest - ?1 < ?3 THEN EXISTS (SELECT 1 FROM \(log) WHERE \(rows)) END
+            FROM (SELECT \(highestSeq) AS newest)
             """, arguments)
         let newest = try state?.decode(at: 0, as: Int64?.self) ?? 0
         guard newest - start < packingRowLimit else { return }
@@ -55,8 +58,8 @@ extension UndoLogSchema {
         if try state?.decode(at: 1, as: Int64?.self) == 1 {
             _ = try unpackRun(of: id, under: id, from: start, mergingText: { _, _ in false }, db)
         }
-        if try state?.decode(at: 2, as: Int64.self) == 1 {
-            try pack(entry: id, rows: rows, arguments, db)
+        if try state?.decode(at: 2, as: Int64?.self) == 1 {
+            try pack(entry: id, rows: rows, Array(arguments.prefix(2)), db)
         }
     }
 
