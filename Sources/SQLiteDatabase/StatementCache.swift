@@ -15,10 +15,11 @@ struct StatementCache {
 
     /// The statement prepared for `sql`, marked as just used, or nil.
     mutating func statement(for sql: String) -> Statement? {
-        guard let entry = entries[sql] else { return nil }
+        // One lookup: hashing the SQL text is most of what a cached statement costs to find.
+        guard let index = entries.index(forKey: sql) else { return nil }
         uses += 1
-        entries[sql] = (entry.statement, uses)
-        return entry.statement
+        entries.values[index].lastUse = uses
+        return entries.values[index].statement
     }
 
     func contains(_ sql: String) -> Bool { entries[sql] != nil }

@@ -37,17 +37,9 @@ extension UndoLogSchema {
     /// `slots` is the most value slots a tracked table has: the rows too small to pack are left
     /// out by SQL, so an action of small values pays one query at its commit.
     static func pack(entry id: Int64, from start: Int64, slots: Int, _ db: Database) throws {
-        let rows = newRowsBigEnoughToPack(slots: slots)
+        let sql = packingSQL(slots: slots)
         let arguments: [SQLiteValue] = [.integer(start), .integer(id), .integer(packingRowLimit)]
-        // The rows are searched only when there are few enough to pack: a bulk statement's
-        // thousands are not read again at its commit.
-        let state = try db.fetchOne(
-            Row.self,
-            """
-            SELECT newest, (SELECT packed FROM \(barriers) WHERE id = ?2),
-                CASE WHEN newest - ?1 < ?3 THEN EXISTS (SELECT 1 FROM \(log) WHERE \(rows)) END
-            FROM (SELECT \(highestSeq) AS newest)
-            """, arguments)
+        let state = try db.fetchOne(Row.self, sql.state, arguments)
         let newest = try state?.decode(at: 0, as: Int64?.self) ?? 0
         guard newest - start < packingRowLimit else { return }
         // A later transaction of the same barrier wrote a cell the entry packed: the packed row
@@ -59,18 +51,33 @@ extension UndoLogSchema {
             _ = try unpackRun(of: id, under: id, from: start, mergingText: { _, _ in false }, db)
         }
         if try state?.decode(at: 2, as: Int64?.self) == 1 {
-            try pack(entry: id, rows: rows, Array(arguments.prefix(2)), db)
+            try pack(entry: id, rows: sql.rows, Array(arguments.prefix(2)), db)
         }
     }
 
-    /// The SQL of `pack(entry:from:slots:)`'s rows, built once per number of slots (building it
-    /// cost more than running it).
-    private static let packingRows = Mutex<[Int: String]>([:])
+    /// The SQL of `pack(entry:from:slots:)`, built once per number of slots (building it cost
+    /// more than running it): its rows, and the query of the entry's state.
+    private static let packingSQL = Mutex<[Int: (rows: String, state: String)]>([:])
+
+    /// `pack(entry:from:slots:)`'s SQL: its rows (see `newRowsBigEnoughToPack`), and the query
+    /// of the highest `seq`, whether the entry `?2` packed rows, and whether it has rows to pack
+    /// from `?1`. The rows are searched only when they are fewer than `?3`: a bulk statement's
+    /// thousands are not read again at its commit.
+    private static func packingSQL(slots: Int) -> (rows: String, state: String) {
+        if let known = packingSQL.withLock({ $0[slots] }) { return known }
+        let rows = newRowsBigEnoughToPack(slots: slots)
+        let state = """
+            SELECT newest, (SELECT packed FROM \(barriers) WHERE id = ?2),
+                CASE WHEN newest - ?1 < ?3 THEN EXISTS (SELECT 1 FROM \(log) WHERE \(rows)) END
+            FROM (SELECT \(highestSeq) AS newest)
+            """
+        packingSQL.withLock { $0[slots] = (rows, state) }
+        return (rows, state)
+    }
 
     /// SQL for the entry `?2`'s rows from `?1` of one column whose two values hold
     /// `PackedChange.threshold` bytes or more together.
     private static func newRowsBigEnoughToPack(slots: Int) -> String {
-        if let known = packingRows.withLock({ $0[slots] }) { return known }
         let sizes = (0..<slots).map { slot in
             "WHEN \(Int64(1) << Int64(slot)) THEN coalesce(length(CAST(o\(slot) AS BLOB)), 0) "
                 + "+ coalesce(length(CAST(n\(slot) AS BLOB)), 0)"
@@ -79,9 +86,7 @@ extension UndoLogSchema {
             sizes.isEmpty
             ? "0"
             : "(CASE mask \(sizes.joined(separator: " ")) ELSE 0 END) >= \(PackedChange.threshold)"
-        let sql = rows(of: "?2", from: "?1") + " AND " + big
-        packingRows.withLock { $0[slots] = sql }
-        return sql
+        return rows(of: "?2", from: "?1") + " AND " + big
     }
 
     /// Packs the log rows `seqs` of the entry `id` that qualify (rows a replay or a run rebuilt).
