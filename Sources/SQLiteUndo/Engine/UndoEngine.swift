@@ -55,7 +55,8 @@ public final class UndoEngine: Sendable {
     public static let defaultStackID = "default"
 
     /// SQL calling the capture function: the current barrier's id, or NULL outside a barrier.
-    /// A capture trigger calls it in its `WHEN` clause.
+    /// A capture trigger calls it in its `WHEN` clause. It works its answer out once per
+    /// barrier scope and transaction (`CaptureScope`); the rows after the first only log.
     static let barrierFunction = "\"sqliteundo_barrier\"()"
 
     /// SQL for the id `barrierFunction` returned last, for the body of the trigger whose
