@@ -46,13 +46,14 @@ struct SingleRowBenchmark {
         for db in [tracked, untracked] { try ArticlesTable.create(rows: config.rows, in: db) }
         let engine = try UndoEngine(for: tracked, tableNames: [ArticlesTable.name])
         let stack = try engine.stack(id: "bench")
+        let full = try fullHistory()
         let byStatement = try engineFormatFile(named: "single-row-floor-statement.db")
         let floors = try ["trigger", "entry", "entry-in-log"].map {
             let db = try engineFormatFile(named: "single-row-floor-\($0).db")
             try db.write { try $0.execute(Self.logTrigger) }
             return db
         }
-        var rounds = Array(repeating: 0, count: 6)
+        var rounds = Array(repeating: 0, count: 7)
         let medians = try Interleaving.medianSeconds(
             [
                 Contender {
@@ -92,7 +93,16 @@ struct SingleRowBenchmark {
                         try db.execute(Self.entryRowInLog, [.integer(Int64(rounds[5]))])
                     }
                 },
+                Contender {
+                    let id = nextRow(&rounds[6])
+                    try withUndoStack(full.stack) {
+                        try undoable("Set Rating") {
+                            try full.db.write { try $0.execute(Self.update, [id]) }
+                        }
+                    }
+                },
             ], repetitions: config.singleRowRepetitions)
+        withExtendedLifetime(full.engine) {}
         let untrackedTime = medians[1]
         func reference(_ what: String, _ median: Double) -> Measurement {
             Measurement(
@@ -107,7 +117,36 @@ struct SingleRowBenchmark {
             reference("log row by trigger", medians[3]),
             reference("log trigger + entry", medians[4]),
             reference("log trigger + entry in the log", medians[5]),
+            Measurement(
+                measure: "1-row update, file in WAL: barrier with the history full "
+                    + "(\(Self.fullLevels) steps kept, the oldest dropped) / with room left",
+                value: medians[6], baseline: medians[0], unit: .seconds, target: .none),
         ]
+    }
+
+    /// Steps of history the full stack keeps: the default `levelsOfUndo`.
+    private static let fullLevels = 1000
+
+    /// A WAL file whose stack already holds `fullLevels` steps: each new barrier drops the oldest.
+    private func fullHistory() throws -> (db: DatabaseQueue, engine: UndoEngine, stack: UndoStack) {
+        let db = try DatabaseQueue(path: folder.path("single-row-full-history.db"))
+        try ArticlesTable.create(rows: config.rows, in: db)
+        let engine = try UndoEngine(for: db, tableNames: [ArticlesTable.name])
+        let stack = try engine.stack(id: "full")
+        stack.levelsOfUndo = Self.fullLevels
+        var round = 0
+        for _ in 0..<Self.fullLevels {
+            let id = nextRow(&round)
+            try withUndoStack(stack) {
+                try undoable("Set Rating") {
+                    try db.write { try $0.execute(Self.update, [id]) }
+                }
+            }
+        }
+        guard stack.state.undo.count == Self.fullLevels else {
+            throw BenchFailure("the full stack holds \(stack.state.undo.count) steps")
+        }
+        return (db, engine, stack)
     }
 
     /// A WAL file with the articles table and the engine's tables, opened without the engine
