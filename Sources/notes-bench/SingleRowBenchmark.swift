@@ -56,14 +56,7 @@ struct SingleRowBenchmark {
         var rounds = Array(repeating: 0, count: 7)
         let medians = try Interleaving.medianSeconds(
             [
-                Contender {
-                    let id = nextRow(&rounds[0])
-                    try withUndoStack(stack) {
-                        try undoable("Set Rating") {
-                            try tracked.write { try $0.execute(Self.update, [id]) }
-                        }
-                    }
-                },
+                Contender { try Self.setRating(nextRow(&rounds[0]), on: stack, in: tracked) },
                 Contender {
                     let id = nextRow(&rounds[1])
                     try untracked.write { try $0.execute(Self.update, [id]) }
@@ -94,12 +87,7 @@ struct SingleRowBenchmark {
                     }
                 },
                 Contender {
-                    let id = nextRow(&rounds[6])
-                    try withUndoStack(full.stack) {
-                        try undoable("Set Rating") {
-                            try full.db.write { try $0.execute(Self.update, [id]) }
-                        }
-                    }
+                    try Self.setRating(nextRow(&rounds[6]), on: full.stack, in: full.db)
                 },
             ], repetitions: config.singleRowRepetitions)
         withExtendedLifetime(full.engine) {}
@@ -136,17 +124,21 @@ struct SingleRowBenchmark {
         stack.levelsOfUndo = Self.fullLevels
         var round = 0
         for _ in 0..<Self.fullLevels {
-            let id = nextRow(&round)
-            try withUndoStack(stack) {
-                try undoable("Set Rating") {
-                    try db.write { try $0.execute(Self.update, [id]) }
-                }
-            }
+            try Self.setRating(nextRow(&round), on: stack, in: db)
         }
         guard stack.state.undo.count == Self.fullLevels else {
             throw BenchFailure("the full stack holds \(stack.state.undo.count) steps")
         }
         return (db, engine, stack)
+    }
+
+    /// The measured barrier: the 1-row update of the article `id` on `stack`.
+    private static func setRating(_ id: SQLiteValue, on stack: UndoStack, in db: DatabaseQueue)
+        throws
+    {
+        try withUndoStack(stack) {
+            try undoable("Set Rating") { try db.write { try $0.execute(update, [id]) } }
+        }
     }
 
     /// A WAL file with the articles table and the engine's tables, opened without the engine

@@ -286,11 +286,11 @@ public final class UndoEngine: Sendable {
                         (try? UndoLogSchema.nextSeq(db)) ?? 0
                     }
                 }
-                capturing.id = barrier.id
                 capturing.answer = barrier.id
                 return barrier.id
             })
-        try db.createFunction("sqliteundo_capturingBarrier", returningInteger: { capturing.id })
+        try db.createFunction(
+            "sqliteundo_capturingBarrier", returningInteger: { capturing.answer })
         try db.createFunction(Self.negativeZeroFunction, argumentCount: 1, deterministic: true) {
             guard case .real(let value) = $0.first, value == 0, value.sign == .minus else {
                 return .integer(0)
@@ -424,15 +424,13 @@ enum EngineRegistry {
     }
 }
 
-/// The barrier id `sqliteundo_barrier()` returned last on the engine's connection. A trigger's
-/// `WHEN` clause calls that function and its body reads this, for the same row, with nothing
-/// run on the connection in between.
+/// What `sqliteundo_barrier()` answered last on the engine's connection, and when it worked it
+/// out. A trigger's `WHEN` clause calls that function and its body reads `answer` (the barrier
+/// id: not nil there), for the same row, with nothing run on the connection in between. The
+/// answer stays until a barrier scope or a transaction begins or ends: the first capture of a
+/// barrier in a transaction notes it with the recorder, the rows after it only log. Written
+/// and read at every captured row, on the connection's thread only.
 private final class CapturingBarrier {
-    /// Written and read at every captured row, on the connection's thread only.
-    @exclusivity(unchecked) var id: Int64 = 0
-    /// When `sqliteundo_barrier()` last worked out its answer, and the answer: the same until
-    /// a barrier scope or a transaction begins or ends (the first capture of a barrier in a
-    /// transaction notes it with the recorder; the rows after it only log).
     @exclusivity(unchecked) var scope: CaptureScope?
     @exclusivity(unchecked) var answer: Int64?
 }
