@@ -134,9 +134,7 @@ public final class UndoStack: Sendable {
         // into this entry) or replayed this entry already.
         guard let top = top(of: list) else { return nil }
         noting(top)
-        #if UndoDiagnostics || DEBUG
-            let brokenBefore = UndoDiagnostics.isOn ? try UndoDiagnostics.brokenReferences(db) : []
-        #endif
+        let brokenBefore = UndoDiagnostics.isOn ? try UndoDiagnostics.brokenReferences(db) : []
         try closeMergingInFile(except: nil, db)
         let unpacked = try engine.unpackForReplay(entry: top.id, inverted: top.inverted, db)
         let (inverse, reverted) = try engine.revert(
@@ -178,12 +176,10 @@ public final class UndoStack: Sendable {
                 entries.repointChildren(of: top)
             }
         }
-        #if UndoDiagnostics || DEBUG
-            if UndoDiagnostics.isOn {
-                try UndoDiagnostics.check(
-                    stack: self, entries: entries.withLock { $0 }, brokenBefore: brokenBefore, db)
-            }
-        #endif
+        if UndoDiagnostics.isOn {
+            try UndoDiagnostics.check(
+                stack: self, entries: entries.withLock { $0 }, brokenBefore: brokenBefore, db)
+        }
         settings.withLock { $0.coalescible = nil }
         return UndoEvent(
             kind: list == .undo ? .undo : .redo, name: top.name, affectedRows: reverted.affected,
