@@ -1,6 +1,7 @@
-import SQLiteDatabase
 import SQLiteUndo
 import Testing
+
+@testable import SQLiteDatabase
 
 /// "Application triggers need no guard": whatever an application's own triggers write into
 /// tracked tables during a replay, the tracked tables end exactly as the undo promises. Time is
@@ -99,6 +100,31 @@ import Testing
             #expect(try state() == expected)
         }
         try checkSearchIndex()
+    }
+
+    /// A replay's statements read each value from its log row by a bound number: undoing the
+    /// same change on one row after another prepares no new statement (each would be compiled
+    /// with the table's triggers), and the side-effect repair that follows reuses its own.
+    @Test func undoingRowAfterRowReusesThePreparedStatements() throws {
+        try withUndoDisabled {
+            for id in 1...12 {
+                try fixture.execute(
+                    "INSERT INTO notes VALUES (?, 'old', '', 0, 1)", [.integer(Int64(id))])
+            }
+        }
+        for id in 1...12 {
+            try at(Int64(id), "Edit Title", "UPDATE notes SET title = 'new' WHERE id = \(id)")
+        }
+        try setClock(20)
+        var statements: [Int] = []
+        for _ in 1...12 {
+            #expect(try pane.undo()?.conflicts == [])
+            statements.append(try fixture.db.read { $0.cachedStatementCount })
+        }
+        #expect(try fixture.rows("notes").map { $0[1] } == Array(repeating: "old", count: 12))
+        #expect(try fixture.rows("folders") == [[1, "Inbox", 0]])
+        // The first undos prepare what the others reuse.
+        #expect(statements[11] == statements[3], "statements cached after each undo: \(statements)")
     }
 
     @Test func aCounterKeptByTriggersReturnsToItsValue() throws {

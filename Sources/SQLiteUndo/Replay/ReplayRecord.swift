@@ -22,7 +22,7 @@ struct ReplayRecord {
         let writes: Int
         var touched: [(table: String, rowid: Int64, isNewTable: Bool)] = []
         var removed: [(key: RowKey, wasThere: Bool)] = []
-        var columns: [(key: RowKey, before: [Int: String]?)] = []
+        var columns: [(key: RowKey, before: [Int: BoundSQL]?)] = []
     }
 
     mutating func touch(_ table: String, _ rowid: Int64) {
@@ -47,7 +47,7 @@ struct ReplayRecord {
     }
 
     /// Sets (or merges into) the columns the replay means a row to hold.
-    mutating func setIntendedColumns(_ key: RowKey, _ columns: [Int: String], merging: Bool) {
+    mutating func setIntendedColumns(_ key: RowKey, _ columns: [Int: BoundSQL], merging: Bool) {
         journal?.columns.append((key, intended.columns[key]))
         if merging {
             intended.columns[key, default: [:]].merge(columns, uniquingKeysWith: { $1 })
@@ -104,7 +104,7 @@ struct IntendedRows {
     var removed: Set<RowKey> = []
     /// The columns (by slot) it sets, with their values as SQL reading them from the log, by
     /// where each row is when it ends; a row's other columns hold what they held before.
-    var columns: [RowKey: [Int: String]] = [:]
+    var columns: [RowKey: [Int: BoundSQL]] = [:]
 
     /// Whether it changes nothing: every row stays as it was.
     var isEmpty: Bool { removed.isEmpty && columns.isEmpty }

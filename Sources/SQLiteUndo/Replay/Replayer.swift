@@ -299,16 +299,17 @@ struct Replayer {
         }
         let columns = table.columns.filter { change.before[$0.slot] != nil }
         let names = columns.map(\.name.quotedIdentifier)
-        let values = columns.compactMap { change.before[$0.slot]?.sql }
+        let values = BoundSQL.joined(
+            columns.compactMap { change.before[$0.slot]?.expression }, separator: ", ")
         guard
             try write(
                 "INSERT INTO \(table.sqlName)(\(names.joined(separator: ", "))) "
-                    + "VALUES (\(values.joined(separator: ", ")))", [])
+                    + "VALUES (\(values.sql))", values.arguments)
         else {
             record.keep(.skippedByATrigger(table, rowid))
             return
         }
-        record.setIntendedColumns(key, change.before.mapValues(\.sql), merging: false)
+        record.setIntendedColumns(key, change.before.mapValues(\.expression), merging: false)
     }
 
     private mutating func restoreUpdated(_ change: NetChange, _ table: TrackedTable) throws {
@@ -317,7 +318,7 @@ struct Replayer {
             touch(table, original)
             moved[RowKey(tableId: table.id, rowid: rowid)] = original
             record.setIntendedColumns(
-                RowKey(tableId: table.id, rowid: original), change.before.mapValues(\.sql),
+                RowKey(tableId: table.id, rowid: original), change.before.mapValues(\.expression),
                 merging: true)
             return
         }
@@ -327,7 +328,7 @@ struct Replayer {
             return
         }
         // Values are read from the log cells they came from (exact bytes).
-        var assignments: [(column: String, slot: Int, sql: String)] = []
+        var assignments: [(column: String, slot: Int, value: BoundSQL)] = []
         var restoredRowid = rowid
         for column in table.columns {
             guard let left = change.after[column.slot], let logged = change.before[column.slot]
@@ -351,7 +352,8 @@ struct Replayer {
                     let merged = TextSplice.merge(base: base, mine: mine, theirs: theirs)
                 {
                     assignments.append(
-                        (column.name.quotedIdentifier, column.slot, merged.sqlTextLiteral))
+                        (column.name.quotedIdentifier, column.slot, BoundSQL(merged.sqlTextLiteral))
+                    )
                     continue
                 }
                 record.keep(
@@ -374,12 +376,14 @@ struct Replayer {
                         reason: .foreignKey))
                 continue
             }
-            assignments.append((column.name.quotedIdentifier, column.slot, logged.sql))
+            assignments.append((column.name.quotedIdentifier, column.slot, logged.expression))
             if movesRow, case .integer(let number) = target { restoredRowid = number }
         }
         touch(table, restoredRowid)
         guard !assignments.isEmpty else { return }
-        let set = assignments.map { "\($0.column) = \($0.sql)" }.joined(separator: ", ")
+        let set = BoundSQL.joined(
+            assignments.map { BoundSQL("\($0.column) = \($0.value.sql)", $0.value.arguments) },
+            separator: ", ")
         let key = RowKey(tableId: table.id, rowid: rowid)
         let at = now(rowid, of: table)
         let movesKey =
@@ -389,7 +393,7 @@ struct Replayer {
             }
         guard
             let movedTo = try update(
-                table, set: set, at: at, returningNumber: movesKey)
+                table, set: set.sql, binding: set.arguments, at: at, returningNumber: movesKey)
         else {
             for slot in assignments.map(\.slot) {
                 record.keep(.skippedByATrigger(table, rowid, slot: slot, kept: current[slot]))
@@ -411,7 +415,7 @@ struct Replayer {
         // column.
         record.setIntendedColumns(
             RowKey(tableId: table.id, rowid: now(rowid, of: table)),
-            Dictionary(assignments.map { ($0.slot, $0.sql) }, uniquingKeysWith: { $1 }),
+            Dictionary(assignments.map { ($0.slot, $0.value) }, uniquingKeysWith: { $1 }),
             merging: true)
     }
 

@@ -55,12 +55,14 @@ struct SideEffectRepair {
             let key = RowKey(tableId: table.id, rowid: rowid)
             seenWritten.insert(key)
             if let meant = intended.columns[key] {
-                let columns = change.before.mapValues(\.sql).merging(meant) { _, meant in meant }
+                let columns = change.before.mapValues(\.expression).merging(meant) { _, meant in
+                    meant
+                }
                 repaired += try set(columns, of: rowid, in: table)
             } else if change.kind == .insert {
                 repaired += try delete(rowid, from: table)
             } else {
-                repaired += try set(change.before.mapValues(\.sql), of: rowid, in: table)
+                repaired += try set(change.before.mapValues(\.expression), of: rowid, in: table)
             }
         }
         // Rows the replay wrote whose triggers' writes cancelled its own.
@@ -79,27 +81,34 @@ struct SideEffectRepair {
     /// Sets the columns (by slot, values as SQL) of a row that does not hold them all already:
     /// only those it does not hold, so that a trigger watching another column (`UPDATE OF name`,
     /// one that skips renaming a locked row) does not fire.
-    private func set(_ columns: [Int: String], of rowid: Int64, in table: TrackedTable) throws
+    private func set(_ columns: [Int: BoundSQL], of rowid: Int64, in table: TrackedTable) throws
         -> Int
     {
         let named = table.columns.compactMap { column in
-            columns[column.slot].map { (name: column.name.quotedIdentifier, sql: $0) }
+            columns[column.slot].map { (name: column.name.quotedIdentifier, value: $0) }
         }
         guard !named.isEmpty else { return 0 }
-        let differs = named.map { "NOT \(UndoLogSchema.same($0.name, $0.sql))" }
+        // `same` names the value twice: its arguments are bound twice.
+        let differs = BoundSQL.joined(
+            named.map {
+                BoundSQL(
+                    "NOT \(UndoLogSchema.same($0.name, $0.value.sql))",
+                    $0.value.arguments + $0.value.arguments)
+            }, separator: ", ")
         let current = try db.fetchOne(
             Row.self,
-            "SELECT \(differs.joined(separator: ", ")) FROM \(table.sqlName) "
-                + "WHERE \(table.rowMatch())",
-            [.integer(rowid)])
+            "SELECT \(differs.sql) FROM \(table.sqlName) WHERE \(table.rowMatch())",
+            differs.arguments + [.integer(rowid)])
         guard let current else { return 0 }
         let differing = try named.indices.filter { try current.decode(at: $0, as: Bool.self) }
             .map { named[$0] }
         guard !differing.isEmpty else { return 0 }
+        let assignments = BoundSQL.joined(
+            differing.map { BoundSQL("\($0.name) = \($0.value.sql)", $0.value.arguments) },
+            separator: ", ")
         try db.executeReplay(
-            "UPDATE \(table.sqlName) SET "
-                + differing.map { "\($0.name) = \($0.sql)" }.joined(separator: ", ")
-                + " WHERE \(table.rowMatch())", [.integer(rowid)])
+            "UPDATE \(table.sqlName) SET \(assignments.sql) WHERE \(table.rowMatch())",
+            assignments.arguments + [.integer(rowid)])
         return db.changesCount
     }
 
@@ -115,12 +124,12 @@ struct SideEffectRepair {
         let columns = table.columns.filter { row[$0.slot] != nil }
         // A row the key map names is where its key puts it.
         let names = (table.keyMap == nil ? ["rowid"] : []) + columns.map(\.name.quotedIdentifier)
-        let values =
-            (table.keyMap == nil ? ["?"] : []) + columns.compactMap { row[$0.slot]?.sql }
+        let values = BoundSQL.joined(
+            (table.keyMap == nil ? [BoundSQL("?", [.integer(rowid)])] : [])
+                + columns.compactMap { row[$0.slot]?.expression }, separator: ", ")
         try db.executeReplay(
             "INSERT INTO \(table.sqlName)(\(names.joined(separator: ", "))) "
-                + "VALUES (\(values.joined(separator: ", ")))",
-            table.keyMap == nil ? [.integer(rowid)] : [])
+                + "VALUES (\(values.sql))", values.arguments)
         return db.changesCount
     }
 }

@@ -83,6 +83,9 @@ extension LogEntry {
 }
 
 extension LoggedValue {
-    /// SQL reading the value from its cell of the log.
-    var sql: String { "(SELECT \(column) FROM \(UndoLogSchema.log) WHERE seq = \(seq))" }
+    /// SQL reading the value from its cell of the log (the log row bound, so that the text is
+    /// the same for every row).
+    var expression: BoundSQL {
+        BoundSQL("(SELECT \(column) FROM \(UndoLogSchema.log) WHERE seq = ?)", [.integer(seq)])
+    }
 }
