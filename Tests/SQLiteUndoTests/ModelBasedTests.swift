@@ -14,8 +14,9 @@ import Testing
 /// `UNDO_MODEL_WITHOUT=stamp,counter,parent,codes,keys,typing,untracked,attribution,history`
 /// (or `longBodies`, `conflictClauses`, `keyedTables`, `lockedParents`) leaves those parts out
 /// (default: none, every part is drawn).
-/// `UNDO_MODEL_FULL_STACKS_FROM=n` compares every name of every stack after each step from step
-/// `n` on (by default only every 1,000 steps), to find the step where a list went wrong.
+/// `UNDO_MODEL_FULL_STACKS_FROM=n` compares every name of every stack and checks the search
+/// index after each step from step `n` on (by default every 1,000 and every 10 steps), to find
+/// the step where a list or the index went wrong.
 @Suite struct ModelBasedTests {
     /// The seed of a run without `UNDO_MODEL_SEED`: a fixed one, so that a failure is the
     /// product's or the test's, never the draw's. Other seeds explore (`UNDO_MODEL_SEED`).
@@ -107,7 +108,7 @@ import Testing
         var packedRows = 0
         for step in 0..<operations {
             var described = try run.step()
-            if step % 50 == 0 {
+            if step % 500 == 0 {
                 packedRows = max(
                     packedRows,
                     try run.db.read {
@@ -119,7 +120,8 @@ import Testing
             if trace { print("\(step): \(described)") }
             let last = step == operations - 1
             var mismatch = try run.mismatch(
-                fullStacks: step % 1000 == 0 || last || step >= fullStacksFrom)
+                fullStacks: step % 1000 == 0 || last || step >= fullStacksFrom,
+                searchIndex: step % 10 == 0 || last || step >= fullStacksFrom)
             if mismatch == nil, step % 500 == 499 || last {
                 described += ", then a round trip"
                 mismatch = try run.roundTrip()

@@ -277,13 +277,22 @@ struct ModelRun {
     {
         let stack = try engine.stack(id: stackID)
         nextRecordID += 1
-        // Conflicts name rows by their keys when the replay began (a row the replay moves back
-        // to its old key is named by the key it left), so they are checked in the model then.
-        let before = model
-        let expected = model.replay(stack: stackID, undoing: undoing, inverseID: nextRecordID)
         let verb = undoing ? "undo" : "redo"
-        do {
-            let event = try byModelIDs(undoing ? stack.undo() : stack.redo())
+        // Conflicts name rows by their keys when the replay began (a row the replay moves back
+        // to its old key is named by the key it left), so they are checked in the model then:
+        // the engine replays first, and the model after (a copy of the model kept for the
+        // check would make its replay copy the stack's list and the tables it changes).
+        let event: Result<UndoEvent?, Error> = Result {
+            try byModelIDs(undoing ? stack.undo() : stack.redo())
+        }
+        var conflictMismatch: String?
+        if case .success(let event?) = event, features.contains(.attribution) {
+            let action = model.top(of: stackID, undoing: undoing)?.actionID ?? 0
+            conflictMismatch = Self.conflictMismatch(event, in: model, replaying: action)
+        }
+        let expected = model.replay(stack: stackID, undoing: undoing, inverseID: nextRecordID)
+        switch event {
+        case .success(let event):
             if expected == .failed {
                 note(
                     "\(verb) succeeded where the model's would break UNIQUE(code), keeping "
@@ -291,11 +300,8 @@ struct ModelRun {
             } else if (event == nil) != (expected == .nothing) {
                 note("\(verb) returned \(event == nil ? "nil" : "an event"), model: \(expected)")
             }
-            if let event, features.contains(.attribution) {
-                let action = before.top(of: stackID, undoing: undoing)?.actionID ?? 0
-                note(Self.conflictMismatch(event, in: before, replaying: action))
-            }
-        } catch {
+            note(conflictMismatch)
+        case .failure(let error):
             if expected != .failed { note("\(verb) threw \(error)") }
         }
         return ("\(verb) \(stackID)\(expected == .failed ? " (fails: UNIQUE)" : "")", expected)

@@ -133,9 +133,10 @@ extension ReferenceModel {
 
     /// Undo (from: undo list) or redo (from: redo list) on a stack, as record `inverseID`.
     mutating func replay(stack: String, undoing: Bool, inverseID: Int) -> Replay {
-        let list = (undoing ? undo[stack] : redo[stack]) ?? []
-        guard let index = list.lastIndex(where: { !$0.isOpen }) else { return .nothing }
-        let record = list[index]
+        // Read in place: a copy of the list held while it is changed below would copy it whole.
+        guard let index = (undoing ? undo[stack] : redo[stack])?.lastIndex(where: { !$0.isOpen }),
+            let record = (undoing ? undo[stack] : redo[stack])?[index]
+        else { return .nothing }
         var inverse: BarrierRecord? = BarrierRecord(
             name: record.name, id: inverseID, isInverse: true, action: record.actionID,
             doneAt: record.stepDate, parent: record.parent)
