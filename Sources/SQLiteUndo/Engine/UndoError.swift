@@ -21,8 +21,8 @@ public enum UndoError: Error, Sendable, Equatable, CustomStringConvertible, Wrap
     /// `underlying` is the SQLite error that made it fail, if one did: `catch SQLiteError.busy`
     /// matches it.
     case replayFailed(barrier: String, reason: String, underlying: SQLiteError? = nil)
-    /// A check of the `UndoDiagnostics` trait (or, in a debug build, of the environment
-    /// variable `SQLITEUNDO_DIAGNOSTICS`) failed after a replay.
+    /// A check of the `UndoDiagnostics` trait (or of the environment variable
+    /// `SQLITEUNDO_DIAGNOSTICS`) failed after a replay.
     case diagnosticFailed(String)
     /// `undo(to:)` or `redo(to:)` was given a step that is not on that list (any more): it was
     /// undone, redone or dropped since it was read.
