@@ -42,6 +42,28 @@ import Testing
         #expect(frames.contains { $0.done > 0 && $0.done < total })
     }
 
+    /// The real program's timing comes from `NOTES_PROGRESS_AFTER_MS` and
+    /// `NOTES_PROGRESS_EVERY_MS`; what is not a whole number of 0 or more keeps the default.
+    @Test func theProgressTimingComesFromTheEnvironment() {
+        let defaults = (
+            shownAfter: Duration.milliseconds(500), interval: Duration.milliseconds(100)
+        )
+        let cases: [([String: String], Duration, Duration)] = [
+            ([:], .milliseconds(500), .milliseconds(100)),
+            (["NOTES_PROGRESS_AFTER_MS": "0", "NOTES_PROGRESS_EVERY_MS": "0"], .zero, .zero),
+            (["NOTES_PROGRESS_AFTER_MS": "2000"], .seconds(2), .milliseconds(100)),
+            (
+                ["NOTES_PROGRESS_AFTER_MS": "-1", "NOTES_PROGRESS_EVERY_MS": "soon"],
+                .milliseconds(500), .milliseconds(100)
+            ),
+        ]
+        for (environment, shownAfter, interval) in cases {
+            let timing = NotesProgram.progressTiming(environment, default: defaults)
+            #expect(
+                timing.shownAfter == shownAfter && timing.interval == interval, "\(environment)")
+        }
+    }
+
     @Test func deletingAnAuthorAndItsUndoAndRedoShowTheirRows() throws {
         let fixture = try AppFixture(articles: 300, size: Size(width: 100, height: 14))
         fixture.app.progressTiming = (.zero, .zero)

@@ -39,6 +39,23 @@ public final class TmuxSession {
         try Self.tmux(["send-keys", "-t", name, "-l", text])
     }
 
+    /// The process id of the program the session runs: the first child of the session's shell.
+    public func programID() throws -> Int32 {
+        let shell = try Self.tmux(["display-message", "-p", "-t", name, "#{pane_pid}"])
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let children = try String(
+            contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)
+        guard let first = children.split(separator: " ").first, let id = Int32(first) else {
+            throw ProgramNotRunning(session: name)
+        }
+        return id
+    }
+
+    /// A session whose shell runs no program (any more).
+    public struct ProgramNotRunning: Error {
+        public let session: String
+    }
+
     /// The screen as text (`-J` joins lines the terminal wrapped).
     public func screen() throws -> String {
         try Self.tmux(["capture-pane", "-t", name, "-p", "-J"])

@@ -91,6 +91,7 @@ public enum NotesProgram {
                 database: database, engine: engine, backend: backend,
                 notebookName: options.demo ? "demo notebook (throwaway)" : path,
                 paneCount: options.panes)
+            app.progressTiming = progressTiming(environment, default: app.progressTiming)
             try app.run()
             return 0
         } catch {
@@ -98,6 +99,21 @@ public enum NotesProgram {
             printError("notes: \(error)")
             return 1
         }
+    }
+
+    /// When long work starts showing its progress and how often it is drawn again, in
+    /// milliseconds, from `NOTES_PROGRESS_AFTER_MS` and `NOTES_PROGRESS_EVERY_MS` (0: at once,
+    /// at every look SQLite gives); a value that is not a whole number of 0 or more is ignored.
+    static func progressTiming(
+        _ environment: [String: String], default timing: (shownAfter: Duration, interval: Duration)
+    ) -> (shownAfter: Duration, interval: Duration) {
+        func milliseconds(_ name: String) -> Duration? {
+            environment[name].flatMap(Int.init).flatMap { $0 >= 0 ? .milliseconds($0) : nil }
+        }
+        return (
+            milliseconds("NOTES_PROGRESS_AFTER_MS") ?? timing.shownAfter,
+            milliseconds("NOTES_PROGRESS_EVERY_MS") ?? timing.interval
+        )
     }
 
     static func printError(_ text: String) {
