@@ -53,6 +53,7 @@ public final class TmuxSession {
 
     /// A session whose shell runs no program (any more).
     public struct ProgramNotRunning: Error {
+        /// The tmux session's name.
         public let session: String
     }
 

@@ -101,9 +101,10 @@ public enum NotesProgram {
         }
     }
 
-    /// When long work starts showing its progress and how often it is drawn again, in
-    /// milliseconds, from `NOTES_PROGRESS_AFTER_MS` and `NOTES_PROGRESS_EVERY_MS` (0: at once,
-    /// at every look SQLite gives); a value that is not a whole number of 0 or more is ignored.
+    /// When long work starts showing its progress and how often it is drawn again, from
+    /// `NOTES_PROGRESS_AFTER_MS` (0: at once) and `NOTES_PROGRESS_EVERY_MS` (0: at every look
+    /// SQLite gives), in milliseconds; a value that is not a whole number of 0 or more keeps the
+    /// default.
     static func progressTiming(
         _ environment: [String: String], default timing: (shownAfter: Duration, interval: Duration)
     ) -> (shownAfter: Duration, interval: Duration) {
