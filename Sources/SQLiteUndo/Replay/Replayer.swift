@@ -381,9 +381,7 @@ struct Replayer {
         }
         touch(table, restoredRowid)
         guard !assignments.isEmpty else { return }
-        let set = BoundSQL.joined(
-            assignments.map { BoundSQL("\($0.column) = \($0.value.sql)", $0.value.arguments) },
-            separator: ", ")
+        let set = BoundSQL.assignments(assignments.map { ($0.column, $0.value) })
         let key = RowKey(tableId: table.id, rowid: rowid)
         let at = now(rowid, of: table)
         let movesKey =

@@ -103,9 +103,7 @@ struct SideEffectRepair {
         let differing = try named.indices.filter { try current.decode(at: $0, as: Bool.self) }
             .map { named[$0] }
         guard !differing.isEmpty else { return 0 }
-        let assignments = BoundSQL.joined(
-            differing.map { BoundSQL("\($0.name) = \($0.value.sql)", $0.value.arguments) },
-            separator: ", ")
+        let assignments = BoundSQL.assignments(differing.map { ($0.name, $0.value) })
         try db.executeReplay(
             "UPDATE \(table.sqlName) SET \(assignments.sql) WHERE \(table.rowMatch())",
             assignments.arguments + [.integer(rowid)])

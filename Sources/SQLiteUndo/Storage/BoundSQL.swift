@@ -14,6 +14,13 @@ struct BoundSQL: Equatable {
         self.arguments = arguments
     }
 
+    /// The `SET` list `column = value, ...` of an UPDATE (columns quoted already).
+    static func assignments(_ pairs: [(column: String, value: BoundSQL)]) -> BoundSQL {
+        joined(
+            pairs.map { BoundSQL("\($0.column) = \($0.value.sql)", $0.value.arguments) },
+            separator: ", ")
+    }
+
     /// The pieces' SQL joined by `separator`, with their arguments in the same order.
     static func joined(_ pieces: [BoundSQL], separator: String) -> BoundSQL {
         BoundSQL(
