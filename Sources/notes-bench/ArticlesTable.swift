@@ -52,6 +52,10 @@ enum ArticlesTable {
     /// A bulk UPDATE of every row, the statement the capture and undo measures time.
     struct BulkUpdate: Sendable {
         let label: String
+        /// The column it sets, and that column's slot in the engine's log (its place in the
+        /// table: `id` 0, `title` 1, `body` 2, `rating` 3).
+        let column: String
+        let slot: Int
         /// The most its capture may cost, as a multiple of the same statement untracked.
         let captureLimit: Double
         /// The most its undo may cost, as a multiple of the forward statement untracked.
@@ -61,7 +65,7 @@ enum ArticlesTable {
 
         /// `UPDATE articles SET rating = rating + 1`: the integer column.
         static let integerColumn = BulkUpdate(
-            label: "int column", captureLimit: 3.0, undoLimit: 2.5
+            label: "int column", column: "rating", slot: 3, captureLimit: 3.0, undoLimit: 2.5
         ) { _ in
             ("UPDATE articles SET rating = rating + 1", [])
         }
@@ -69,17 +73,20 @@ enum ArticlesTable {
         /// `UPDATE articles SET body = ?` with one of two 500-byte texts, alternately, so every
         /// run changes every row.
         static let textColumn = BulkUpdate(
-            label: "500-byte text column", captureLimit: 3.5, undoLimit: 2.5
+            label: "500-byte text column", column: "body", slot: 2, captureLimit: 3.5,
+            undoLimit: 2.5
         ) { round in
             let letter = round.isMultiple(of: 2) ? "a" : "b"
             return ("UPDATE articles SET body = ?", [.text(String(repeating: letter, count: 500))])
         }
 
         private init(
-            label: String, captureLimit: Double, undoLimit: Double,
+            label: String, column: String, slot: Int, captureLimit: Double, undoLimit: Double,
             makeStatement: @escaping @Sendable (Int) -> (String, [SQLiteValue])
         ) {
             self.label = label
+            self.column = column
+            self.slot = slot
             self.captureLimit = captureLimit
             self.undoLimit = undoLimit
             self.makeStatement = makeStatement

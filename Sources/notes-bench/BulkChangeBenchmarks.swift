@@ -2,7 +2,8 @@ import SQLiteDatabase
 import SQLiteUndo
 
 /// Capture and undo of a bulk UPDATE of every row, against the same statement untracked and
-/// against SQLite's session extension, each in its own in-memory database with the same data.
+/// against SQLite's session extension, each in its own in-memory database with the same data;
+/// and the floors of the engine's log format measured beside them (`BulkChangeFloors`).
 @MainActor
 struct BulkChangeBenchmarks {
     let config: BenchConfig
@@ -10,6 +11,7 @@ struct BulkChangeBenchmarks {
     private let engine: UndoEngine
     private let untracked: DatabaseQueue
     private let session: DatabaseQueue
+    private let floors: BulkChangeFloors
 
     init(config: BenchConfig) throws {
         self.config = config
@@ -20,12 +22,14 @@ struct BulkChangeBenchmarks {
             try ArticlesTable.create(rows: config.rows, in: db)
         }
         engine = try UndoEngine(for: tracked, tableNames: [ArticlesTable.name])
+        floors = try BulkChangeFloors(rows: config.rows, engineDatabase: tracked)
     }
 
-    /// The capture rows (against untracked, then against the session), then the undo rows.
+    /// The capture rows (against untracked, then against the session, then the floors), then
+    /// the undo rows in the same order.
     func run(capture: Bool, undo: Bool) throws -> [Measurement] {
         let updates = [ArticlesTable.BulkUpdate.integerColumn, .textColumn]
-        var rows: [[Measurement]] = [[], [], [], []]
+        var rows: [[Measurement]] = [[], [], [], [], [], []]
         for update in updates {
             let what = "UPDATE \(update.label), \(countLabel(config.rows)) rows"
             if capture {
@@ -37,16 +41,27 @@ struct BulkChangeBenchmarks {
                 rows[1].append(
                     measurement(
                         "capture: \(what), barrier / session", times.engine, times.session, 0.5))
+                rows[2] += [
+                    reference(
+                        "capture floor: \(what), log trigger, old and new", times.oldAndNew,
+                        times.plain),
+                    reference(
+                        "capture floor: \(what), log trigger, old only", times.oldOnly,
+                        times.plain),
+                ]
             }
             if undo {
                 let times = try measureUndo(update)
-                rows[2].append(
+                rows[3].append(
                     measurement(
                         "undo: \(what) / forward untracked", times.engine, times.plain,
                         update.undoLimit))
-                rows[3].append(
+                rows[4].append(
                     measurement(
                         "undo: \(what) / session invert+apply", times.engine, times.session, 0.6))
+                rows[5].append(
+                    reference(
+                        "undo in plain SQL: \(what), log read by seq", times.plainSQL, times.plain))
             }
         }
         return rows.flatMap { $0 }
@@ -59,10 +74,17 @@ struct BulkChangeBenchmarks {
             measure: name, value: value, baseline: baseline, unit: .seconds, target: .atMost(limit))
     }
 
+    /// A row of `BulkChangeFloors` against the statement untracked: no target.
+    private func reference(_ name: String, _ value: Double, _ baseline: Double) -> Measurement {
+        Measurement(
+            measure: "\(name) / untracked", value: value, baseline: baseline, unit: .seconds,
+            target: .none)
+    }
+
     // MARK: Capture
 
     private func measureCapture(_ update: ArticlesTable.BulkUpdate) throws
-        -> (engine: Double, plain: Double, session: Double)
+        -> (engine: Double, plain: Double, session: Double, oldAndNew: Double, oldOnly: Double)
     {
         var trackedUpdate = update
         var plainUpdate = update
@@ -77,8 +99,10 @@ struct BulkChangeBenchmarks {
                 },
                 Contender { try untracked.write { try plainUpdate.run($0) } },
                 Contender { _ = try captureWithSession(&sessionUpdate) },
+                try floors.capture(update, logging: .oldAndNew),
+                try floors.capture(update, logging: .oldOnly),
             ], repetitions: config.bulkRepetitions)
-        return (medians[0], medians[1], medians[2])
+        return (medians[0], medians[1], medians[2], medians[3], medians[4])
     }
 
     /// Runs the update with a session attached to the table; returns the changeset.
@@ -95,7 +119,7 @@ struct BulkChangeBenchmarks {
     // MARK: Undo
 
     private func measureUndo(_ update: ArticlesTable.BulkUpdate) throws
-        -> (engine: Double, plain: Double, session: Double)
+        -> (engine: Double, plain: Double, session: Double, plainSQL: Double)
     {
         var trackedUpdate = update
         var plainUpdate = update
@@ -120,8 +144,9 @@ struct BulkChangeBenchmarks {
                         let inverse = try ChangesetSession.invert(changeset)
                         try session.write { try $0.applyChangeset(inverse) }
                     }),
+                try floors.undo(update),
             ], repetitions: config.bulkRepetitions)
-        return (medians[0], medians[1], medians[2])
+        return (medians[0], medians[1], medians[2], medians[3])
     }
 
     /// Fails unless one engine undo and one session invert+apply each bring the rows back.
