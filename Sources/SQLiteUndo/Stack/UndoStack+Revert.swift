@@ -56,10 +56,6 @@ extension UndoStack {
                 if let added = try insertEntry(
                     inverse, list: .undo, parent: parent, takesBack: step.id, db)
                 {
-                    if let start = inverse.logStart(in: engine) {
-                        try UndoLogSchema.pack(
-                            entry: added.id, from: start, slots: engine.mostSlots, db)
-                    }
                     entries.withLock { $0.undo.append(added) }
                     try keepRedoAndTrim(db)
                 }

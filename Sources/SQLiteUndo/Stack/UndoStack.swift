@@ -163,11 +163,8 @@ public final class UndoStack: Sendable {
                     of: top.stepID, to: top.parent, stack: id, db)
             }
         }
-        // What the replay rebuilt, and the edits its inverse recorded, kept as edits.
+        // What the replay rebuilt kept as edits (`insertEntry` packed its inverse's edits).
         try UndoLogSchema.pack(entry: top.id, seqs: unpacked, db)
-        if let added, !reverted.exact, let start = inverse.logStart(in: engine) {
-            try UndoLogSchema.pack(entry: added.id, from: start, slots: engine.mostSlots, db)
-        }
         entries.withLock { entries in
             entries.remove(top.id, from: list)
             if let added {
@@ -218,7 +215,6 @@ public final class UndoStack: Sendable {
         guard let entry = try insertEntry(barrier, list: .undo, parent: parent, db) else {
             return nil
         }
-        try packLog(of: barrier, in: entry.id, db)
         try closeMergingInFile(except: entry, db)
         var recorded = Barrier.Recorded(stack: self, entry: barrier.id, mergedFromSeq: nil)
         if barrier.isRunning {
@@ -317,7 +313,8 @@ public final class UndoStack: Sendable {
     }
 
     /// Files `barrier` at the top of `list`, done on the step `parent` (a take-back: taking back
-    /// the step `takesBack`); returns its entry, or nil (nothing filed) when it has no log rows.
+    /// the step `takesBack`), and keeps the edits its log rows hold as edits (see
+    /// `PackedChange`); returns its entry, or nil (nothing filed) when it has no log rows.
     func insertEntry(
         _ barrier: Barrier, list: UndoLogSchema.List, parent: Int64?, takesBack: Int64? = nil,
         _ db: Database
@@ -328,9 +325,14 @@ public final class UndoStack: Sendable {
             id: barrier.id, name: barrier.name, coalescingKey: barrier.coalescingKey,
             position: position, closedAt: engine.clock().timeIntervalSince1970, parent: parent,
             takesBack: takesBack)
-        let filed = try UndoLogSchema.file(
-            entry, stack: id, list: list, logStart: start, db)
-        return filed ? entry : nil
+        guard
+            let filed = try UndoLogSchema.file(
+                entry, stack: id, list: list, logStart: start, slots: engine.mostSlots, db)
+        else { return nil }
+        if filed.mayPack {
+            try UndoLogSchema.pack(entry: entry.id, from: start, slots: engine.mostSlots, db)
+        }
+        return entry
     }
 
     /// Reads the lists again from the file (after a transaction that changed them rolled back).

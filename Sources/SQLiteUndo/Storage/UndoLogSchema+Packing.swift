@@ -55,32 +55,52 @@ extension UndoLogSchema {
         }
     }
 
-    /// The SQL of `pack(entry:from:slots:)`, built once per number of slots (building it cost
-    /// more than running it): its rows, and the query of the entry's state.
-    private static let packingSQL = Mutex<[Int: (rows: String, state: String)]>([:])
+    /// The SQL of `pack(entry:from:slots:)` and `file`, built once per number of slots
+    /// (building it cost more than running it).
+    private static let packingSQLs = Mutex<[Int: PackingSQL]>([:])
 
-    /// `pack(entry:from:slots:)`'s SQL: its rows (see `newRowsBigEnoughToPack`), and the query
-    /// of the highest `seq`, whether the entry `?2` packed rows, and whether it has rows to pack
-    /// from `?1`. The rows are searched only when they are fewer than `?3`: a bulk statement's
-    /// thousands are not read again at its commit.
-    private static func packingSQL(slots: Int) -> (rows: String, state: String) {
-        if let known = packingSQL.withLock({ $0[slots] }) { return known }
-        let rows = newRowsBigEnoughToPack(slots: slots)
-        let state = """
-            SELECT newest, (SELECT packed FROM \(barriers) WHERE id = ?2),
-                CASE WHEN newest - ?1 < ?3 THEN EXISTS (SELECT 1 FROM \(log) WHERE \(rows)) END
-            FROM (SELECT \(highestSeq) AS newest)
-            """
-        packingSQL.withLock { $0[slots] = (rows, state) }
-        return (rows, state)
+    /// The SQL of `pack(entry:from:slots:)` and `file`, whose arguments are the first `seq` the
+    /// rows may have (`?1`), the entry (`?2`) and `packingRowLimit` (`?3`).
+    struct PackingSQL {
+        /// The rows to pack (see `newRowsBigEnoughToPack`).
+        let rows: String
+        /// The highest `seq`, whether the entry packed rows, and whether it has rows to pack.
+        let state: String
+        /// The highest `seq`, whether the entry has rows, and whether it has rows to pack.
+        let filing: String
     }
 
-    /// SQL for the entry `?2`'s rows from `?1` of one column whose two values hold
-    /// `PackedChange.threshold` bytes or more together.
+    /// The rows to pack are searched only when they are fewer than `?3`: a bulk statement's
+    /// thousands are not read again at its commit.
+    static func packingSQL(slots: Int) -> PackingSQL {
+        if let known = packingSQLs.withLock({ $0[slots] }) { return known }
+        let rows = newRowsBigEnoughToPack(slots: slots)
+        let mayPack =
+            "CASE WHEN newest - ?1 < ?3 THEN EXISTS (SELECT 1 FROM \(log) WHERE \(rows)) END"
+        let sql = PackingSQL(
+            rows: rows,
+            state: """
+                SELECT newest, (SELECT packed FROM \(barriers) WHERE id = ?2), \(mayPack)
+                FROM (SELECT \(highestSeq) AS newest)
+                """,
+            filing: """
+                SELECT newest, EXISTS (SELECT 1 FROM \(log) WHERE \(UndoLogSchema.rows(of: "?2", from: "?1"))),
+                    \(mayPack)
+                FROM (SELECT \(highestSeq) AS newest)
+                """)
+        packingSQLs.withLock { $0[slots] = sql }
+        return sql
+    }
+
+    /// SQL for the entry `?2`'s rows from `?1` of one column whose two values are texts or
+    /// blobs (`packable`) and hold `PackedChange.threshold` bytes or more together. The
+    /// storage classes are read first: most values are numbers, whose length would be that of
+    /// their text, made for it.
     private static func newRowsBigEnoughToPack(slots: Int) -> String {
         let sizes = (0..<slots).map { slot in
-            "WHEN \(Int64(1) << Int64(slot)) THEN coalesce(length(CAST(o\(slot) AS BLOB)), 0) "
-                + "+ coalesce(length(CAST(n\(slot) AS BLOB)), 0)"
+            "WHEN \(Int64(1) << Int64(slot)) THEN CASE WHEN typeof(o\(slot)) IN ('text', 'blob') "
+                + "AND typeof(n\(slot)) IN ('text', 'blob') "
+                + "THEN length(CAST(o\(slot) AS BLOB)) + length(CAST(n\(slot) AS BLOB)) ELSE 0 END"
         }
         let big =
             sizes.isEmpty
