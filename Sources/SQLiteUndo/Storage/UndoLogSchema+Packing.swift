@@ -70,13 +70,14 @@ extension UndoLogSchema {
         let filing: String
     }
 
-    /// The rows to pack are searched only when they are fewer than `?3`: a bulk statement's
-    /// thousands are not read again at its commit.
+    /// The `PackingSQL` of a log of `slots` value slots. The rows to pack are searched only when
+    /// they are fewer than `?3`: a bulk statement's thousands are not read again at its commit.
     static func packingSQL(slots: Int) -> PackingSQL {
         if let known = packingSQLs.withLock({ $0[slots] }) { return known }
         let rows = newRowsBigEnoughToPack(slots: slots)
         let mayPack =
             "CASE WHEN newest - ?1 < ?3 THEN EXISTS (SELECT 1 FROM \(log) WHERE \(rows)) END"
+        let hasRows = "EXISTS (SELECT 1 FROM \(log) WHERE \(Self.rows(of: "?2", from: "?1")))"
         let sql = PackingSQL(
             rows: rows,
             state: """
@@ -84,9 +85,7 @@ extension UndoLogSchema {
                 FROM (SELECT \(highestSeq) AS newest)
                 """,
             filing: """
-                SELECT newest, EXISTS (SELECT 1 FROM \(log) WHERE \(UndoLogSchema.rows(of: "?2", from: "?1"))),
-                    \(mayPack)
-                FROM (SELECT \(highestSeq) AS newest)
+                SELECT newest, \(hasRows), \(mayPack) FROM (SELECT \(highestSeq) AS newest)
                 """)
         packingSQLs.withLock { $0[slots] = sql }
         return sql
