@@ -165,9 +165,15 @@ extension UndoLogSchema {
             """)
     }
 
-    /// The entries these entries superseded (directly).
+    /// The entries these entries superseded (directly). One entry, the most asked for (a trim
+    /// drops one step at a time), is looked up without a JSON array: reading one through
+    /// `json_each` cost a trim about a sixth of its time (measured).
     private static func superseded(by ids: [Int64], _ db: Database) throws -> [Int64] {
-        try db.fetchAll(
+        if ids.count == 1 {
+            return try db.fetchAll(
+                Int64.self, "SELECT id FROM \(barriers) WHERE supersededBy = ?", [.integer(ids[0])])
+        }
+        return try db.fetchAll(
             Int64.self,
             "SELECT id FROM \(barriers) WHERE supersededBy IN (SELECT value FROM json_each(?))",
             [.text(ids.jsonArray)])
