@@ -330,7 +330,7 @@ public final class UndoStack: Sendable {
                 entry, stack: id, list: list, logStart: start, slots: engine.mostSlots, db)
         else { return nil }
         if filed.mayPack {
-            try UndoLogSchema.pack(entry: entry.id, from: start, slots: engine.mostSlots, db)
+            try UndoLogSchema.packNewEntry(entry.id, from: start, slots: engine.mostSlots, db)
         }
         return entry
     }

@@ -83,8 +83,8 @@ extension UndoLogSchema {
 
     /// What `file` found filing an entry.
     struct FiledEntry {
-        /// Whether some of its log rows may be packed (`pack(entry:from:slots:)` then reads
-        /// them); false when none can be, or when they are too many to be read again.
+        /// Whether some of its log rows may be packed (`packNewEntry` then reads them); false
+        /// when none can be, or when they are too many to be read again.
         let mayPack: Bool
     }
 

@@ -108,6 +108,13 @@ extension UndoLogSchema {
         return rows(of: "?2", from: "?1") + " AND " + big
     }
 
+    /// Packs the rows of the entry `id`, filed just now, at `start` or later that qualify, when
+    /// `file` found that some may: a new entry packed nothing yet, and its state is known.
+    static func packNewEntry(_ id: Int64, from start: Int64, slots: Int, _ db: Database) throws {
+        try pack(
+            entry: id, rows: packingSQL(slots: slots).rows, [.integer(start), .integer(id)], db)
+    }
+
     /// Packs the log rows `seqs` of the entry `id` that qualify (rows a replay or a run rebuilt).
     static func pack(entry id: Int64, seqs: [Int64], _ db: Database) throws {
         guard !seqs.isEmpty else { return }
