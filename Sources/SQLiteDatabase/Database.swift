@@ -14,13 +14,20 @@ public final class Database {
     /// exclusivity check.
     @exclusivity(unchecked) private var hookedTables: [(name: String, resized: Bool, rows: Int)] =
         []
-    /// Tables changed by the current transaction.
-    var changedTables: Set<String> { Set(hookedTables.map(\.name)) }
+    /// What the current transaction changed, as observers are told once it commits: the
+    /// tables, and those that gained or lost rows, read in one pass.
+    var changeSoFar: DatabaseChange {
+        var tables = Set<String>(minimumCapacity: hookedTables.count)
+        var resized = Set<String>()
+        for table in hookedTables {
+            tables.insert(table.name)
+            if table.resized { resized.insert(table.name) }
+        }
+        return DatabaseChange(tables: tables, isExternal: false, resizedTables: resized)
+    }
     /// The rowids changed since `recordingChangedRowids` began, by index in `hookedTables`
     /// (nil: not recording).
     @exclusivity(unchecked) private var recordedRowids: [Int: Set<Int64>]?
-    /// Tables that gained or lost rows in the current transaction.
-    var resizedTables: Set<String> { Set(hookedTables.filter(\.resized).map(\.name)) }
 
     /// How many row changes (inserts, updates, deletes) the current transaction has made to
     /// `table` so far, those of triggers included, as the update hook saw them; what a
@@ -49,7 +56,7 @@ public final class Database {
     var rowChangeHandler: ((RowBeingChanged) -> Void)?
     /// Tables of the main schema declared `WITHOUT ROWID`, lowercased, whose row changes SQLite's
     /// update hook never reports: while `watchRowChanges` has a handler, the pre-update hook
-    /// counts them instead (`changedRowCount`, `changedTables`, `recordingChangedRowids`, which
+    /// counts them instead (`changedRowCount`, `changeSoFar`, `recordingChangedRowids`, which
     /// gets rowid 0 for each).
     @exclusivity(unchecked) public var withoutRowidTables: Set<String> = [] {
         didSet { installPreUpdateHookIfNeeded() }
@@ -78,12 +85,13 @@ public final class Database {
     /// Runs one or more statements; arguments (bound, never spliced) apply to a single statement.
     /// - Throws: `SQLiteError` with SQLite's message and the failing SQL.
     public func execute(_ sql: String, _ arguments: [SQLiteValue] = []) throws {
-        if arguments.isEmpty && !statementCache.contains(sql) && !Self.isSingleStatement(sql) {
+        let cached = statementCache.statement(for: sql)
+        if cached == nil && arguments.isEmpty && !Self.isSingleStatement(sql) {
             let code = sqlite3_exec(handle, sql, nil, nil, nil)
             guard code == SQLITE_OK else { throw error(code: code, sql: sql) }
             return
         }
-        let statement = try cachedStatement(sql)
+        let statement = try cached ?? cachedStatement(sql)
         try statement.bind(arguments)
         while try statement.step() {}
         sqlite3_reset(statement.handle)

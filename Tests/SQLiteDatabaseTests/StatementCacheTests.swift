@@ -68,3 +68,28 @@ import Testing
         #expect(counts[1] == counts[0] + 1)
     }
 }
+
+/// The cache finds most SQL by where its text is stored: the same text in another string, and
+/// texts built anew that may land where a dropped one was, still get their own statement.
+@Suite struct StatementCacheAddressTests {
+    @Test func aCopyOfTheTextReusesTheStatementAndNewTextsGetTheirOwn() throws {
+        let db = try DatabaseQueue()
+        let results = try db.write { db -> [Int64] in
+            let kept = "SELECT 41 + 1 AS answer, 'kept'"
+            var results = [try db.fetchOne(Int64.self, kept) ?? 0]
+            let cached = db.cachedStatementCount
+            let copy = String(decoding: Array(kept.utf8), as: UTF8.self)
+            results.append(try db.fetchOne(Int64.self, copy) ?? 0)
+            #expect(db.cachedStatementCount == cached)
+            // Built strings of one length, many more than the cache keeps: each dropped text's
+            // memory may be reused by the next, which must not get the dropped statement.
+            for value in 0..<1000 {
+                let sql = "SELECT \(100_000 + value) AS value, 'built'"
+                results.append(try db.fetchOne(Int64.self, sql) ?? 0)
+            }
+            results.append(try db.fetchOne(Int64.self, kept) ?? 0)
+            return results
+        }
+        #expect(results == [42, 42] + (0..<1000).map { Int64(100_000 + $0) } + [42])
+    }
+}
