@@ -180,6 +180,17 @@ public final class Database {
         try fetchOne(Int64.self, "PRAGMA data_version") ?? 0
     }
 
+    /// A number that changes whenever a transaction commits to the main database file, on this
+    /// connection or any other (SQLite's `SQLITE_FCNTL_DATA_VERSION`, read without a statement):
+    /// equal readings mean the file holds what it held at the first. Another connection's commit
+    /// shows once this connection has read the file in a later transaction (`BEGIN` alone reads
+    /// nothing). Nil when SQLite cannot tell.
+    public var fileDataVersion: UInt32? {
+        var version: UInt32 = 0
+        let code = sqlite3_file_control(handle, "main", SQLITE_FCNTL_DATA_VERSION, &version)
+        return code == SQLITE_OK ? version : nil
+    }
+
     /// The rowid of the last row inserted on this connection.
     public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 

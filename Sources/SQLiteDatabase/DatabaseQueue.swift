@@ -122,6 +122,7 @@ public final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
                 // action more than its statements' own work.
                 let changed = hasObservers ? database.changeSoFar : nil
                 database.clearChangedTables()
+                database.notifyCommit()
                 return (result, changed)
             } catch {
                 if database.isInsideTransaction { try? database.execute("ROLLBACK") }

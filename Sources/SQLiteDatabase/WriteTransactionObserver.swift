@@ -13,6 +13,12 @@ public protocol WriteTransactionObserver: AnyObject {
     /// The transaction rolled back: its block or `willCommit` threw, or `COMMIT` failed. `db` is
     /// outside any transaction (reads on it see the state rolled back to).
     func didRollback(_ db: Database)
+    /// The transaction committed. `db` is outside any transaction.
+    func didCommit(_ db: Database)
+}
+
+extension WriteTransactionObserver {
+    public func didCommit(_ db: Database) {}
 }
 
 extension Database {
@@ -28,6 +34,10 @@ extension Database {
 
     func notifyWillCommit() throws {
         for entry in writeObservers { try entry.observer?.willCommit(self) }
+    }
+
+    func notifyCommit() {
+        for entry in writeObservers { entry.observer?.didCommit(self) }
     }
 
     func notifyRollback() {

@@ -9,6 +9,15 @@ import Testing
 @Suite struct LogSpanTests {
     struct Stop: Error {}
 
+    /// The file at `path`, with an `items` table, and an engine tracking it.
+    static func openItems(at path: String) throws -> (DatabaseQueue, UndoEngine) {
+        let db = try DatabaseQueue(path: path)
+        try db.write {
+            try $0.execute("CREATE TABLE IF NOT EXISTS items(id INTEGER PRIMARY KEY, name TEXT)")
+        }
+        return (db, try UndoEngine(for: db, tableNames: ["items"]))
+    }
+
     /// A transaction that rolls back takes its log rows with it, so the next rows reuse their
     /// `seq`: a barrier that first wrote in it, after a nested barrier's rows, then writes again
     /// in a later transaction, still finds all its rows.
@@ -72,14 +81,7 @@ import Testing
     @Test func historyOfAFileWithoutSpansStaysUndoable() throws {
         let folder = try TemporaryFolder(prefix: "undo")
         let path = folder.path("old.db")
-        let open = { () throws -> (DatabaseQueue, UndoEngine) in
-            let db = try DatabaseQueue(path: path)
-            try db.write {
-                try $0.execute(
-                    "CREATE TABLE IF NOT EXISTS items(id INTEGER PRIMARY KEY, name TEXT)")
-            }
-            return (db, try UndoEngine(for: db, tableNames: ["items"]))
-        }
+        let open = { try Self.openItems(at: path) }
         do {
             let (db, engine) = try open()
             let panes = [try engine.stack(id: "a"), try engine.stack(id: "b")]
@@ -230,5 +232,49 @@ import Testing
         }
         #expect(seqs.count == 1)
         #expect(seqs.allSatisfy { $0 > highest })
+    }
+
+    /// A transaction's first log row gets the `seq` after the log's end that the engine's last
+    /// commit read, unless the file changed since: another engine's rows in between, or another
+    /// program emptying the log (which lowers its end), still leave every action undoable.
+    @Test func actionsAfterAnotherConnectionWroteTheLogStayUndoable() throws {
+        let folder = try TemporaryFolder(prefix: "undo")
+        let path = folder.path("shared.db")
+        let open = { try Self.openItems(at: path) }
+        let (db, engine) = try open()
+        let (otherDB, otherEngine) = try open()
+        let names = {
+            try db.read { try $0.fetchAll(String.self, "SELECT name FROM items ORDER BY id") }
+        }
+        try undoable("Add") { try db.write { try $0.execute("INSERT INTO items VALUES (1, 'a')") } }
+        try withUndoStack(otherEngine.defaultStack) {
+            try undoable("Add others") {
+                try otherDB.write {
+                    try $0.execute("INSERT INTO items VALUES (2, 'b'), (3, 'c'), (4, 'd')")
+                }
+            }
+        }
+        try undoable("Rename") {
+            try db.write { try $0.execute("UPDATE items SET name = 'a2' WHERE id = 1") }
+        }
+        try engine.defaultStack.undo()
+        #expect(try names() == ["a", "b", "c", "d"])
+        try engine.defaultStack.redo()
+        #expect(try names() == ["a2", "b", "c", "d"])
+        try undoable("Add e") {
+            try db.write { try $0.execute("INSERT INTO items VALUES (5, 'e')") }
+        }
+
+        try otherDB.write {
+            try $0.execute("DELETE FROM sqliteundo_log; DELETE FROM sqliteundo_barriers")
+        }
+        try undoable("Rename again") {
+            try db.write { try $0.execute("UPDATE items SET name = 'a3' WHERE id = 1") }
+        }
+        #expect(
+            try db.read { try $0.fetchOne(Int64.self, "SELECT min(seq) FROM sqliteundo_log") } == 1)
+        try engine.defaultStack.undo()
+        #expect(try names() == ["a2", "b", "c", "d", "e"])
+        withExtendedLifetime(otherEngine) {}
     }
 }

@@ -283,7 +283,7 @@ public final class UndoEngine: Sendable {
                     let isFirst = self.recorder.noteCapture(barrier, stack: self.currentStack)
                     // Read while the row is not inserted yet; a failed read bounds nothing (0).
                     barrier.didCapture(for: self, isFirstInTransaction: isFirst) {
-                        (try? UndoLogSchema.nextSeq(db)) ?? 0
+                        recorder.nextSeq(db) ?? (try? UndoLogSchema.nextSeq(db)) ?? 0
                     }
                 }
                 capturing.answer = barrier.id

@@ -14,12 +14,48 @@ final class BarrierRecorder: WriteTransactionObserver, Sendable {
     /// A number that changes whenever a write transaction begins or ends.
     var transactionEdge: UInt64 { transactionEdges.load(ordering: .relaxed) }
 
+    /// Where the log ended when this connection last committed, if that transaction filed
+    /// barriers (filing read it), with the file's data version then. While the version stays
+    /// the same nobody else committed, and the engine keeps the log's highest `seq` from going
+    /// down (`UndoLogSchema.keepingHighestSeq`): the next log row gets the `seq` after it, and a
+    /// capture need not read it (a query costing a 1-row action about 1 µs). Once another
+    /// connection committed (it may have emptied the log), it is read again.
+    private let committedLogEnd = Mutex<LogEnd?>(nil)
+
+    private struct LogEnd {
+        let seq: Int64
+        let fileVersion: UInt32
+    }
+
     private struct State {
         var inTransaction = false
         /// Barriers that captured in the open transaction, with the stack current then.
         var pending: [(barrier: Barrier, stack: UndoStack)] = []
         /// What this transaction filed, set right again if it rolls back.
         var filed: [(barrier: Barrier, stack: UndoStack)] = []
+        /// Whether the transaction is filing its barriers (`willCommit` runs).
+        var isFiling = false
+        /// The log's highest `seq` its filings read.
+        var filedLogEnd: Int64?
+    }
+
+    /// The `seq` the open transaction's next log row gets, when no other connection committed
+    /// since this one's last commit, which filed barriers; nil when it has to be read.
+    func nextSeq(_ db: Database) -> Int64? {
+        committedLogEnd.withLock { end in
+            guard let end, let version = db.fileDataVersion, version == end.fileVersion else {
+                return nil
+            }
+            return end.seq + 1
+        }
+    }
+
+    /// A stack filed an entry at commit, reading the log's highest `seq`.
+    func noteFiling(logEnd: Int64) {
+        state.withLock { state in
+            guard state.isFiling else { return }
+            state.filedLogEnd = max(state.filedLogEnd ?? logEnd, logEnd)
+        }
     }
 
     /// Called by the capture function for every captured row; true for the barrier's first
@@ -54,6 +90,7 @@ final class BarrierRecorder: WriteTransactionObserver, Sendable {
             defer {
                 state.pending = []
                 state.inTransaction = false
+                state.isFiling = true
             }
             return state.pending
         }
@@ -79,9 +116,22 @@ final class BarrierRecorder: WriteTransactionObserver, Sendable {
         }
     }
 
+    func didCommit(_ db: Database) {
+        let end = state.withLock { state in
+            defer { state = State() }
+            return state.filedLogEnd
+        }
+        committedLogEnd.withLock { known in
+            known = end.flatMap { seq in
+                db.fileDataVersion.map { LogEnd(seq: seq, fileVersion: $0) }
+            }
+        }
+    }
+
     func didRollback(_ db: Database) {
         lastPending.store(0, ordering: .relaxed)
         transactionEdges.add(1, ordering: .relaxed)
+        committedLogEnd.withLock { $0 = nil }
         let filed = state.withLock { state in
             defer { state = State() }
             return state.filed

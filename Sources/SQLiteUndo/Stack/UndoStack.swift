@@ -329,6 +329,7 @@ public final class UndoStack: Sendable {
             let filed = try UndoLogSchema.file(
                 entry, stack: id, list: list, logStart: start, slots: engine.mostSlots, db)
         else { return nil }
+        engine.recorder.noteFiling(logEnd: filed.logEnd)
         if filed.mayPack {
             try UndoLogSchema.packNewEntry(entry.id, from: start, slots: engine.mostSlots, db)
         }

@@ -65,12 +65,7 @@ extension UndoLogSchema {
             [.integer(logStart), .integer(entry.id), .integer(packingRowLimit)])
         guard let state, try state.decode(at: 1, as: Bool.self) else { return nil }
         try db.execute(
-            """
-            INSERT INTO \(barriers)
-                (id, stackId, list, position, name, coalescingKey, closedAt, firstSeq, lastSeq,
-                parentStep, takesBack)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
-            """,
+            insertEntrySQL,
             [
                 .integer(entry.id), .text(stackID), .integer(list.rawValue),
                 .integer(entry.position), .text(entry.name),
@@ -78,14 +73,26 @@ extension UndoLogSchema {
                 .integer(logStart), state[0], entry.parent.map { .integer($0) } ?? .null,
                 entry.takesBack.map { .integer($0) } ?? .null,
             ])
-        return FiledEntry(mayPack: try state.decode(at: 2, as: Bool?.self) == true)
+        return FiledEntry(
+            mayPack: try state.decode(at: 2, as: Bool?.self) == true,
+            logEnd: try state.decode(at: 0, as: Int64.self))
     }
+
+    /// One string for the program's life: the statement cache finds it by address.
+    private static let insertEntrySQL = """
+        INSERT INTO \(barriers)
+            (id, stackId, list, position, name, coalescingKey, closedAt, firstSeq, lastSeq,
+            parentStep, takesBack)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+        """
 
     /// What `file` found filing an entry.
     struct FiledEntry {
         /// Whether some of its log rows may be packed (`packNewEntry` then reads them); false
         /// when none can be, or when they are too many to be read again.
         let mayPack: Bool
+        /// The log's highest `seq` then.
+        let logEnd: Int64
     }
 
     /// Puts an entry on `list` at its position, reading its log as `entry.inverted` says (an
