@@ -236,7 +236,9 @@ import Testing
 
     /// A transaction's first log row gets the `seq` after the log's end that the engine's last
     /// commit read, unless the file changed since: another engine's rows in between, or another
-    /// program emptying the log (which lowers its end), still leave every action undoable.
+    /// program emptying the log (which lowers its end), still leave every action undoable. (The
+    /// action after the log was emptied is taken on a stack of its own: the default stack's
+    /// entries, gone from the file, are left alone.)
     @Test func actionsAfterAnotherConnectionWroteTheLogStayUndoable() throws {
         let folder = try TemporaryFolder(prefix: "undo")
         let path = folder.path("shared.db")
@@ -247,7 +249,7 @@ import Testing
             try db.read { try $0.fetchAll(String.self, "SELECT name FROM items ORDER BY id") }
         }
         try undoable("Add") { try db.write { try $0.execute("INSERT INTO items VALUES (1, 'a')") } }
-        try withUndoStack(otherEngine.defaultStack) {
+        try withUndoStack(try otherEngine.stack(id: "other")) {
             try undoable("Add others") {
                 try otherDB.write {
                     try $0.execute("INSERT INTO items VALUES (2, 'b'), (3, 'c'), (4, 'd')")
@@ -268,12 +270,15 @@ import Testing
         try otherDB.write {
             try $0.execute("DELETE FROM sqliteundo_log; DELETE FROM sqliteundo_barriers")
         }
-        try undoable("Rename again") {
-            try db.write { try $0.execute("UPDATE items SET name = 'a3' WHERE id = 1") }
+        let afterwards = try engine.stack(id: "afterwards")
+        try withUndoStack(afterwards) {
+            try undoable("Rename again") {
+                try db.write { try $0.execute("UPDATE items SET name = 'a3' WHERE id = 1") }
+            }
         }
         #expect(
             try db.read { try $0.fetchOne(Int64.self, "SELECT min(seq) FROM sqliteundo_log") } == 1)
-        try engine.defaultStack.undo()
+        try afterwards.undo()
         #expect(try names() == ["a2", "b", "c", "d", "e"])
         withExtendedLifetime(otherEngine) {}
     }
