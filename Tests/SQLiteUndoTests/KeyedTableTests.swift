@@ -79,6 +79,21 @@ import Testing
         #expect(try rows(db) == rotated)
     }
 
+    /// An undo of many rows names their keys in the order the log first named them (their
+    /// numbers): a bulk update of a table keyed by two columns, read in one query.
+    @Test func anEventNamesEveryKeyOfABulkUndoInTheOrderTheLogNamedThem() throws {
+        let db = try DatabaseQueue()
+        try execute(db, "CREATE TABLE t(a TEXT, b INTEGER, v, PRIMARY KEY (a, b))")
+        try execute(db, "INSERT INTO t VALUES ('y', 2, 0), ('x', 1, 0), ('z', 3, 0), ('x', 4, 0)")
+        let engine = try UndoEngine(for: db, tableNames: ["t"])
+        try undoable("First") { try execute(db, "UPDATE t SET v = 1 WHERE a = 'z'") }
+        try undoable("All") { try execute(db, "UPDATE t SET v = v + 10") }
+        let event = try engine.defaultStack.undo()
+        // "First" named z; the bulk update then met the rows in the table's rowid order.
+        #expect(event?.keys(forTable: "t") == [["z", 3], ["y", 2], ["x", 1], ["x", 4]])
+        #expect(try rows(db) == [["x", 1, 0], ["x", 4, 0], ["y", 2, 0], ["z", 3, 1]])
+    }
+
     /// `VACUUM` may renumber the rowids of a table without an `INTEGER PRIMARY KEY`: the log
     /// names rows by key, so the undo still changes the row it changed.
     @Test func renumberedRowidsChangeNothing() throws {

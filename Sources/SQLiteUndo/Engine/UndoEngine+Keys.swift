@@ -49,7 +49,7 @@ extension UndoEngine {
         var keys: [String: [[SQLiteValue]]] = [:]
         for (name, ids) in affected {
             guard let keyMap = tracked(name)?.keyMap else { continue }
-            keys[name] = try ids.sorted().compactMap { try keyMap.key(numbered: $0, db) }
+            keys[name] = try keyMap.keys(numbered: Array(ids), db)
         }
         return keys
     }

@@ -158,6 +158,19 @@ extension UndoLogSchema {
             return row.map { row in columns.indices.map { row[$0] } }
         }
 
+        /// The keys numbered `numbers`, in the order of their numbers, those without a key left
+        /// out: one query for the rows of a replay's event.
+        func keys(numbered numbers: [Int64], _ db: Database) throws -> [[SQLiteValue]] {
+            guard !numbers.isEmpty else { return [] }
+            return try db.fetchAll(
+                Row.self,
+                """
+                SELECT \(keyNames.joined(separator: ", ")) FROM \(sqlName)
+                WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id
+                """, [.text(numbers.jsonArray)]
+            ).map { row in columns.indices.map { row[$0] } }
+        }
+
         /// SQL true when the key of the row `row` (`NEW`, `OLD`) holds no NULL: a key that has a
         /// number.
         func hasNumberSQL(_ row: String) -> String {
