@@ -17,8 +17,8 @@ extension BatchReplay {
     /// the entry's span, without reading the log's shape first.
     mutating func revertExactly() throws -> Bool {
         // A table the key map names is replayed by the set-based or row-by-row replays: this
-        // one reads rowids. An entry whose first row names one is known without reading the
-        // shape of its log (a tenth of a bulk undo of such a table).
+        // one reads rowids. When the entry's first row names one, that is known without
+        // reading the shape of its whole log.
         let first = try log.firstRow()
         if let first, tables[first.tableID]?.keyMap != nil { return false }
         if let guess = firstRowPart(first),
