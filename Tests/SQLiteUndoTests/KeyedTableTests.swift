@@ -28,12 +28,18 @@ import Testing
         try db.write { try $0.execute(sql) }
     }
 
+    /// A new database where `scripts` ran in turn (the table `t` and its rows), and an engine
+    /// tracking `t`.
+    private func tracked(_ scripts: String...) throws -> (DatabaseQueue, UndoEngine) {
+        let db = try DatabaseQueue()
+        for script in scripts { try execute(db, script) }
+        return (db, try UndoEngine(for: db, tableNames: ["t"]))
+    }
+
     @Test(arguments: singleKeySchemas)
     func everyKindOfChangeUndoesAndRedoesExactly(schema: String) throws {
-        let db = try DatabaseQueue()
-        try execute(db, schema)
-        try execute(db, "INSERT INTO t VALUES (X'01', 'one'), (X'02', 'two'), (X'03', 'three')")
-        let engine = try UndoEngine(for: db, tableNames: ["t"])
+        let (db, engine) = try tracked(
+            schema, "INSERT INTO t VALUES (X'01', 'one'), (X'02', 'two'), (X'03', 'three')")
         let stack = engine.defaultStack
         var states = [try rows(db)]
         for sql in [
@@ -59,10 +65,8 @@ import Testing
 
     @Test(arguments: singleKeySchemas)
     func aSwapOfKeysUndoes(schema: String) throws {
-        let db = try DatabaseQueue()
-        try execute(db, schema)
-        try execute(db, "INSERT INTO t VALUES (X'01', 'a'), (X'02', 'b'), (X'03', 'c')")
-        let engine = try UndoEngine(for: db, tableNames: ["t"])
+        let (db, engine) = try tracked(
+            schema, "INSERT INTO t VALUES (X'01', 'a'), (X'02', 'b'), (X'03', 'c')")
         try undoable("Rotate") {
             try db.write { db in
                 try db.execute("UPDATE t SET k = X'09' WHERE k = X'01'")
@@ -82,10 +86,9 @@ import Testing
     /// An undo of many rows names their keys in the order the log first named them (their
     /// numbers): a bulk update of a table keyed by two columns, read in one query.
     @Test func anEventNamesEveryKeyOfABulkUndoInTheOrderTheLogNamedThem() throws {
-        let db = try DatabaseQueue()
-        try execute(db, "CREATE TABLE t(a TEXT, b INTEGER, v, PRIMARY KEY (a, b))")
-        try execute(db, "INSERT INTO t VALUES ('y', 2, 0), ('x', 1, 0), ('z', 3, 0), ('x', 4, 0)")
-        let engine = try UndoEngine(for: db, tableNames: ["t"])
+        let (db, engine) = try tracked(
+            "CREATE TABLE t(a TEXT, b INTEGER, v, PRIMARY KEY (a, b))",
+            "INSERT INTO t VALUES ('y', 2, 0), ('x', 1, 0), ('z', 3, 0), ('x', 4, 0)")
         try undoable("First") { try execute(db, "UPDATE t SET v = 1 WHERE a = 'z'") }
         try undoable("All") { try execute(db, "UPDATE t SET v = v + 10") }
         let event = try engine.defaultStack.undo()
@@ -97,10 +100,9 @@ import Testing
     /// `VACUUM` may renumber the rowids of a table without an `INTEGER PRIMARY KEY`: the log
     /// names rows by key, so the undo still changes the row it changed.
     @Test func renumberedRowidsChangeNothing() throws {
-        let db = try DatabaseQueue()
-        try execute(db, "CREATE TABLE t(k TEXT PRIMARY KEY, v)")
-        try execute(db, "INSERT INTO t VALUES ('a', 1), ('b', 2), ('c', 3)")
-        let engine = try UndoEngine(for: db, tableNames: ["t"])
+        let (db, engine) = try tracked(
+            "CREATE TABLE t(k TEXT PRIMARY KEY, v)",
+            "INSERT INTO t VALUES ('a', 1), ('b', 2), ('c', 3)")
         try undoable("Set") { try execute(db, "UPDATE t SET v = 30 WHERE k = 'c'") }
         try undoable("Remove") { try execute(db, "DELETE FROM t WHERE k = 'b'") }
         try withUndoDisabled { try execute(db, "DELETE FROM t WHERE k = 'a'") }
@@ -176,10 +178,9 @@ import Testing
     /// A table keyed by text still has a rowid, and an `UPDATE OR REPLACE` that moves a row onto
     /// another's rowid deletes that row without a trigger: the undo brings it back.
     @Test func aRowReplacedThroughTheRowidOfAKeyedTableComesBack() throws {
-        let db = try DatabaseQueue()
-        try execute(db, "CREATE TABLE t(k TEXT PRIMARY KEY NOT NULL, v)")
-        try execute(db, "INSERT INTO t(rowid, k, v) VALUES (1, 'a', 1), (2, 'b', 2)")
-        let engine = try UndoEngine(for: db, tableNames: ["t"])
+        let (db, engine) = try tracked(
+            "CREATE TABLE t(k TEXT PRIMARY KEY NOT NULL, v)",
+            "INSERT INTO t(rowid, k, v) VALUES (1, 'a', 1), (2, 'b', 2)")
         try undoable("Move") { try execute(db, "UPDATE OR REPLACE t SET rowid = 2 WHERE k = 'a'") }
         #expect(try rows(db) == [["a", 1]])
         let event = try engine.defaultStack.undo()
@@ -193,10 +194,9 @@ import Testing
     /// number the engine gives its key, which `key(of:id:)` turns back into the key.
     @Test func anotherStacksEditIsKeptAndNamedByKey() throws {
         struct Keyed: Table { static let tableName = "t" }
-        let db = try DatabaseQueue()
-        try execute(db, "CREATE TABLE t(a TEXT, b INTEGER, v, PRIMARY KEY(a, b))")
-        try execute(db, "INSERT INTO t VALUES ('x', 1, 'old'), ('x', 2, 'other')")
-        let engine = try UndoEngine(for: db, tableNames: ["t"])
+        let (db, engine) = try tracked(
+            "CREATE TABLE t(a TEXT, b INTEGER, v, PRIMARY KEY(a, b))",
+            "INSERT INTO t VALUES ('x', 1, 'old'), ('x', 2, 'other')")
         let mine = try engine.stack(id: "mine")
         let theirs = try engine.stack(id: "theirs")
         try withUndoStack(mine) {
@@ -228,10 +228,9 @@ import Testing
     /// A key declared `COLLATE NOCASE` names one row in any case: an undo addressed by the
     /// key as logged finds it after a change of case.
     @Test func aKeyComparedWithoutCaseNamesOneRow() throws {
-        let db = try DatabaseQueue()
-        try execute(db, "CREATE TABLE t(k TEXT PRIMARY KEY COLLATE NOCASE, v)")
-        try execute(db, "INSERT INTO t VALUES ('abc', 1)")
-        let engine = try UndoEngine(for: db, tableNames: ["t"])
+        let (db, engine) = try tracked(
+            "CREATE TABLE t(k TEXT PRIMARY KEY COLLATE NOCASE, v)",
+            "INSERT INTO t VALUES ('abc', 1)")
         try undoable("Set") { try execute(db, "UPDATE t SET v = 2 WHERE k = 'ABC'") }
         try undoable("Case") { try execute(db, "UPDATE t SET k = 'ABC' WHERE k = 'abc'") }
         try undoable("Again") { try execute(db, "UPDATE t SET v = 3 WHERE k = 'abc'") }

@@ -152,10 +152,7 @@ extension UndoLogSchema {
 
         /// The key numbered `number`, in key order, or nil when no key has that number.
         func key(numbered number: Int64, _ db: Database) throws -> [SQLiteValue]? {
-            let row = try db.fetchOne(
-                Row.self, "SELECT \(keyNames.joined(separator: ", ")) FROM \(sqlName) WHERE id = ?",
-                [.integer(number)])
-            return row.map { row in columns.indices.map { row[$0] } }
+            try keys(numbered: [number], db).first
         }
 
         /// The keys numbered `numbers`, in the order of their numbers, those without a key left
