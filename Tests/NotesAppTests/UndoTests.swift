@@ -260,4 +260,28 @@ import Testing
         fixture.press(.control("y"))
         #expect(try row() == after)
     }
+
+    /// An undo whose text and the text before share the first bytes of different characters
+    /// (two emoji that start alike) replaces whole characters: the body reads as stored, in the
+    /// file and in the editor, and the next keys work on it.
+    @Test func undoingACharacterOverOneThatStartsAlikeKeepsTheTextWhole() throws {
+        let fixture = try AppFixture.openingArticle(withBody: "wave ")
+        let body = {
+            try fixture.db.read {
+                try $0.fetchOne(String.self, "SELECT body FROM articles WHERE id = 3")
+            }
+        }
+        fixture.press(.end)
+        fixture.type("👨")
+        fixture.press(.shift(.left))
+        fixture.type("👋")
+        #expect(try body() == "wave 👋")
+        fixture.press(.control("z"))
+        #expect(try body() == "wave 👨")
+        #expect(fixture.app.panes[0].editor?.body.text == "wave 👨")
+        fixture.press(.end)
+        fixture.type("!")
+        #expect(try body() == "wave 👨!")
+        #expect(fixture.app.panes[0].editor?.body.text == "wave 👨!")
+    }
 }

@@ -38,6 +38,15 @@ enum UTF8Offsets {
         return self.offset(of: text.index(before: after), in: text)
     }
 
+    /// The end of the grapheme that `offset` falls in (`offset` itself on a boundary).
+    ///
+    /// `offset` is clamped to the text first.
+    static func characterEnd(atOrAfter offset: Int, in text: String) -> Int {
+        let start = characterStart(atOrBefore: offset, in: text)
+        guard start != offset, start < text.utf8.count else { return start }
+        return self.offset(of: text.index(after: index(start, in: text)), in: text)
+    }
+
     /// The byte `offset` bytes into `text`.
     static func byte(at offset: Int, in text: String) -> UInt8 {
         text.utf8[index(offset, in: text)]

@@ -186,8 +186,7 @@ struct WrappedText: Sendable {
 
     /// `offset` moved on to the end of the grapheme it falls in (itself on a boundary).
     func boundary(atOrAfter offset: Int) -> Int {
-        let start = boundary(atOrBefore: offset)
-        return start == offset ? offset : boundary(after: start) ?? length
+        UTF8Offsets.characterEnd(atOrAfter: offset, in: text)
     }
 
     /// The boundary one grapheme before `offset`, or nil at the start.

@@ -201,17 +201,29 @@ struct ArticleEditor {
     ) {
         var stored = fields
         stored.body = article.body
+        let bytes = { (range: Range<Int>) in
+            Array(
+                stored.body.utf8[
+                    UTF8Offsets.index(
+                        range.lowerBound, in: stored.body)..<UTF8Offsets.index(
+                            range.upperBound, in: stored.body)])
+        }
         // The chunks' bytes that differ: the cursor goes to the end of the change, not of them.
-        var (replaced, text) = (change.replaced, change.text)
-        let old = Array(
-            stored.body.utf8[
-                UTF8Offsets.index(
-                    replaced.lowerBound, in: stored.body)..<UTF8Offsets.index(
-                        replaced.upperBound, in: stored.body)])
-        let new = Array(text.utf8)
-        let same = CommonPrefixAndSuffix.of(old, new)
-        replaced = (replaced.lowerBound + same.prefix)..<(replaced.upperBound - same.suffix)
-        text = String(decoding: new.dropFirst(same.prefix).dropLast(same.suffix), as: UTF8.self)
+        // Two texts may share the first bytes of different characters (two emoji), or a
+        // character's first scalars: the bytes replaced are widened to whole characters of the
+        // body as it was, which the editor replaces (around the change, the texts are equal).
+        let new = Array(change.text.utf8)
+        let same = CommonPrefixAndSuffix.of(bytes(change.replaced), new)
+        let differing =
+            (change.replaced.lowerBound + same.prefix)..<(change.replaced.upperBound - same.suffix)
+        let replaced =
+            UTF8Offsets.characterStart(
+                atOrBefore: differing.lowerBound, in: stored.body)..<UTF8Offsets.characterEnd(
+                atOrAfter: differing.upperBound, in: stored.body)
+        let text = String(
+            decoding: bytes(replaced.lowerBound..<differing.lowerBound)
+                + new[same.prefix..<(new.count - same.suffix)]
+                + bytes(differing.upperBound..<replaced.upperBound), as: UTF8.self)
         let start = UTF8Offsets.index(replaced.lowerBound, in: stored.body)
         let end = UTF8Offsets.index(replaced.upperBound, in: stored.body)
         stored.body.replaceSubrange(start..<end, with: text)
