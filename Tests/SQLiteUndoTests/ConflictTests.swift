@@ -204,6 +204,23 @@ import Testing
         #expect(try articles() == [[1, "same", "Body", 0], [9, "same", "Body", 0]])
     }
 
+    /// A row deleted and another inserted at its key, both outside any barrier, reads to the log
+    /// as the row taking new values: a value the new row has in common with what a recorded
+    /// action left there is named after that action, as a write outside any barrier setting it
+    /// back would be (model-based test, seed 22, step 14360).
+    @Test func aRowDeletedAndInsertedAgainOutsideAnyBarrierReadsAsTheSameRow() throws {
+        try edit(paneA, "Edit Title", "UPDATE articles SET title = 'A title'")
+        try edit(paneB, "Edit Title", "UPDATE articles SET title = 'same'")
+        try fixture.execute("DELETE FROM articles WHERE id = 1")
+        try fixture.execute("INSERT INTO articles VALUES (1, 'same', 'New body', 3)")
+        #expect(
+            try paneA.undo()?.conflicts == [
+                UndoConflict(
+                    table: "articles", rowid: 1, column: "title", kept: "same", keptFrom: "B")
+            ])
+        #expect(try articles() == [[1, "same", "New body", 3]])
+    }
+
     /// An action that moves a row away, writes it there and brings it back with the value it
     /// found (as a replay that parks a row does, setting back what a trigger wrote) did not
     /// write that value: a conflict on it names the stack that wrote it before (model-based

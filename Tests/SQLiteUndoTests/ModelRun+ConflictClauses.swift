@@ -67,12 +67,9 @@ extension ModelRun {
                 [.integer(rowid)] + columns.map { values[$0] ?? .null })
         }
         guard replacing else { return "insert over \(rowid) or ignore" }
-        let replaced = model.tables["t"]?[rowid]
+        // Outside any barrier, the new row keeps the replaced one's trail (`ReferenceModel.trails`).
         model.deleteItem(rowid, now: now, in: &barrier)
         model.insertItem(rowid, values, now: now, into: &barrier)
-        if barrier == nil, let replaced {
-            model.keepTrail(of: replaced, replacedAt: rowid, in: "t")
-        }
         return "insert over \(rowid) or replace"
     }
 

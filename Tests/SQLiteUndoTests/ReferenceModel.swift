@@ -131,6 +131,11 @@ struct ReferenceModel {
     var open: [String: Set<Int>] = [:]
     /// Counts changes, for `StoredRow.changedAt` and `BarrierRecord.firstTouch`.
     var sequence = 0
+    /// The row a change outside any barrier last took away from each key (a delete, or a move
+    /// to another key), until a recorded change brings a row there: the log saw neither, so to
+    /// the engine a row inserted there outside any barrier is that row with new values (see
+    /// `keepTrail`).
+    var trails: [RowKey: StoredRow] = [:]
     /// The parts of the schema the run has (which application triggers to simulate).
     var features = Set(ModelSchema.Feature.allCases)
     static let levels = 1000
@@ -159,11 +164,15 @@ struct ReferenceModel {
     ) {
         let writer = barrier?.id ?? 0
         let key = RowKey(table: table, rowid: rowid)
+        let trail = trails.removeValue(forKey: key)
         tables[table]?[rowid] = StoredRow(
             values: values, writers: values.mapValues { _ in writer }, changedBy: writer,
             changedAt: 0)
         touch(key, in: &barrier)
-        guard var record = barrier else { return }
+        guard var record = barrier else {
+            if let trail { keepTrail(of: trail, replacedAt: rowid, in: table) }
+            return
+        }
         if let index = record.byRow[key], record.changes[index].current == nil {
             // deleted then inserted again at the same rowid: an update from the original
             record.changes[index].current = rowid
@@ -190,6 +199,7 @@ struct ReferenceModel {
         in barrier: inout BarrierRecord?
     ) -> Bool {
         guard var stored = tables[table]?[rowid] else { return false }
+        let found = stored
         let old = stored.values
         let written = set.keys.filter { old[$0] != set[$0] }
         guard !written.isEmpty || rowid != newRowid else { return true }
@@ -213,6 +223,8 @@ struct ReferenceModel {
             stored.writers = stored.writers.mapValues { _ in 0 }
             stored.untraceable = Set(stored.values.keys)
         }
+        trails[RowKey(table: table, rowid: rowid)] = barrier == nil ? found : nil
+        trails[RowKey(table: table, rowid: newRowid)] = nil
         tables[table]?[rowid] = nil
         tables[table]?[newRowid] = stored
         touch(RowKey(table: table, rowid: rowid), in: &barrier)
@@ -249,8 +261,10 @@ struct ReferenceModel {
     }
 
     mutating func delete(_ table: String, _ rowid: Int64, in barrier: inout BarrierRecord?) {
-        guard let old = tables[table]?.removeValue(forKey: rowid)?.values else { return }
+        guard let removed = tables[table]?.removeValue(forKey: rowid) else { return }
+        let old = removed.values
         let key = RowKey(table: table, rowid: rowid)
+        trails[key] = barrier == nil ? removed : nil
         touch(key, in: &barrier)
         guard var record = barrier else { return }
         if let index = record.byRow[key], record.changes[index].current == rowid {
@@ -315,9 +329,10 @@ struct ReferenceModel {
         return alive ? .some(stack) : nil
     }
 
-    /// A row replaced outside any barrier by a new one at its key (`INSERT OR REPLACE`): the log
-    /// sees neither the delete nor the insert, so to the engine the row only took new values, as
-    /// in an update outside any barrier. A column left with the value it had keeps its writer;
+    /// A row replaced outside any barrier by a new one at its key (`INSERT OR REPLACE`, or a
+    /// delete or a move away, then an insert, all outside any barrier: `trails`): the log sees
+    /// neither the delete nor the insert, so to the engine the row only took new values, as in an
+    /// update outside any barrier. A column left with the value it had keeps its writer;
     /// the others remember the value they held.
     mutating func keepTrail(of replaced: StoredRow, replacedAt rowid: Int64, in table: String) {
         guard var row = tables[table]?[rowid] else { return }
@@ -326,10 +341,12 @@ struct ReferenceModel {
             if value == before {
                 row.writers[column] = replaced.writers[column]
                 row.heldValues[column] = replaced.heldValues[column]
-                if replaced.untraceable.contains(column) { row.untraceable.insert(column) }
             } else {
                 row.heldValues[column] = replaced.heldValues[column, default: []].union([before])
             }
+            // The log's writes at that key were another row's: whatever the value, the engine
+            // may name one of them.
+            if replaced.untraceable.contains(column) { row.untraceable.insert(column) }
         }
         tables[table]?[rowid] = row
     }
@@ -404,7 +421,11 @@ struct ReferenceModel {
                 let empty = self[keyPath: lists][stack, default: []].filter {
                     !$0.changes.contains(where: Self.isEffective)
                 }
-                for record in empty { repointChildren(of: record, on: stack) }
+                // Each as it is now: one repointed before may have been done on another.
+                for record in empty {
+                    let current = self[keyPath: lists][stack]?.first { $0.id == record.id }
+                    repointChildren(of: current ?? record, on: stack)
+                }
                 self[keyPath: lists][stack]?.removeAll {
                     !$0.changes.contains(where: Self.isEffective)
                 }
