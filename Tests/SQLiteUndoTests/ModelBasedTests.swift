@@ -59,12 +59,16 @@ import Testing
     /// took to reach a fault now fixed, or 3,000: seed 13 at step 19 (a row an `INSERT OR
     /// REPLACE` outside any barrier replaced, whose stamp kept the value it had: the log sees
     /// no write), seed 14 at 3303 (a key whose row a barrier deleted twice, another action
-    /// having inserted one between, gets back the row from before the barrier). The draws
+    /// having inserted one between, gets back the row from before the barrier), seed 39 at
+    /// 7990 (a row an undo inserted again, which the next redo could not reach: that undo's log
+    /// stays, and the row's values are still its stack's). The draws
     /// include long bodies (`ModelSchema.Feature.longBodies`: the run must see packed rows),
     /// take-backs and undos and redos to a step (`history`), and writes whose conflict clause
     /// decides what happens (`conflictClauses`).
     @Test(
-        arguments: [(13, 100), (14, 3400), (1, 3000), (2, 3000), (4, 3000), (10, 3000)]
+        arguments: [
+            (13, 100), (14, 3400), (39, 8000), (1, 3000), (2, 3000), (4, 3000), (10, 3000),
+        ]
             as [(UInt64, Int)])
     func everyPartOnOtherSeeds(seed: UInt64, operations: Int) throws {
         try check(

@@ -154,8 +154,15 @@ public final class UndoStack: Sendable {
             added?.stepAt = top.stepDate
             added?.takesBack = top.takesBack
             if let added {
-                try UndoLogSchema.supersede(
-                    top.id, by: added.id, keptChanges: !conflicts.isEmpty, db)
+                // A replay's log (not its action's first) goes once another replay supersedes
+                // the inverse, unless this replay kept some of what it wrote, a conflict or a
+                // row it could not reach.
+                let keptChanges =
+                    try !conflicts.isEmpty
+                    || (top.step != nil
+                        && !UndoLogSchema.replay(
+                            by: added.id, reachedEveryRowOf: top.id, inverted: top.inverted, db))
+                try UndoLogSchema.supersede(top.id, by: added.id, keptChanges: keptChanges, db)
             } else {
                 // The step leaves history: the steps done on it fork where it did.
                 try UndoLogSchema.deleteEntries([top.id], db)

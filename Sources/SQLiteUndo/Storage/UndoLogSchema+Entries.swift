@@ -188,12 +188,13 @@ extension UndoLogSchema {
 
     /// Takes an entry off its list for the entry that takes its place (the inverse of a replay
     /// that was not exact), keeping its log rows to tell who wrote what (see `lastWriter`), and
-    /// whether this replay `keptChanges` (a conflict: some of the action's writes stay). The
-    /// entries it superseded stay too only when a replay of the action kept changes, this one
-    /// or an earlier one, since the values those kept are still the action's; otherwise only
-    /// the action's first entry stays with it, for the values the action wrote before its first
-    /// replay (which another stack's writes that net to nothing may leave in place): the log
-    /// holds at most three records of an action replayed without conflict.
+    /// whether this replay `keptChanges` (a conflict, or a row it could not reach: some of the
+    /// action's writes stay). The entries it superseded stay too only when a replay of the
+    /// action kept changes, this one or an earlier one, since the values those kept are still
+    /// the action's; otherwise only the action's first entry stays with it, for the values the
+    /// action wrote before its first replay (which another stack's writes that net to nothing
+    /// may leave in place): the log holds at most three records of an action replayed without
+    /// conflict.
     static func supersede(
         _ id: Int64, by successor: Int64, keptChanges: Bool, _ db: Database
     ) throws {
@@ -220,6 +221,42 @@ extension UndoLogSchema {
                 FROM \(barriers) WHERE id = ?1)
             WHERE id = ?2
             """, [.integer(id), .integer(successor)])
+    }
+
+    /// Whether the replay of `entry` (read as `inverted` says) whose inverse is `inverse` reached
+    /// every row the entry left: the inverse changed each row where the entry left it, or
+    /// inserted again each row it deleted. A row it could not reach (another action moved it
+    /// away since) stays as the entry made it: what the entry wrote there is still its own, so
+    /// its log stays (`supersede`'s `keptChanges`). Reads both logs once.
+    static func replay(
+        by inverse: Int64, reachedEveryRowOf entry: Int64, inverted: Bool, _ db: Database
+    ) throws -> Bool {
+        struct Key: Hashable {
+            let table: Int64
+            let rowid: Int64
+        }
+        let sql = "SELECT tableId, oldRowid, newRowid FROM \(log) WHERE \(filedRows())"
+        var changedAt: Set<Key> = []
+        var insertedAt: Set<Key> = []
+        for row in try db.fetchAll(Row.self, sql, [.integer(inverse)]) {
+            let table: Int64 = try row.decode(at: 0)
+            if let old: Int64 = try row.decode(at: 1) {
+                changedAt.insert(Key(table: table, rowid: old))
+            } else if let new: Int64 = try row.decode(at: 2) {
+                insertedAt.insert(Key(table: table, rowid: new))
+            }
+        }
+        for row in try db.fetchAll(Row.self, sql, [.integer(entry)]) {
+            let table: Int64 = try row.decode(at: 0)
+            let before: Int64? = try row.decode(at: inverted ? 2 : 1)
+            let after: Int64? = try row.decode(at: inverted ? 1 : 2)
+            if let after {
+                guard changedAt.contains(Key(table: table, rowid: after)) else { return false }
+            } else if let before {
+                guard insertedAt.contains(Key(table: table, rowid: before)) else { return false }
+            }
+        }
+        return true
     }
 
     /// Deletes the entries `entry` superseded (`predecessors`: replays of its action) and the
