@@ -49,11 +49,6 @@ struct NetChange: Equatable {
 /// Reduces an entry's log, in capture order, to one net change per row, for every order of
 /// insert, update (including rowid changes), delete and re-insert.
 struct NetChangeReducer {
-    private struct RowKey: Hashable {
-        let tableId: Int64
-        let rowid: Int64
-    }
-
     private var changes: [NetChange?] = []
     /// Where each row is now (or was deleted), mapped to its change.
     private var byRow: [RowKey: Int] = [:]

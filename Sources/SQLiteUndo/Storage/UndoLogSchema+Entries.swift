@@ -231,19 +231,15 @@ extension UndoLogSchema {
     static func replay(
         by inverse: Int64, reachedEveryRowOf entry: Int64, inverted: Bool, _ db: Database
     ) throws -> Bool {
-        struct Key: Hashable {
-            let table: Int64
-            let rowid: Int64
-        }
         let sql = "SELECT tableId, oldRowid, newRowid FROM \(log) WHERE \(filedRows())"
-        var changedAt: Set<Key> = []
-        var insertedAt: Set<Key> = []
+        var changedAt: Set<RowKey> = []
+        var insertedAt: Set<RowKey> = []
         for row in try db.fetchAll(Row.self, sql, [.integer(inverse)]) {
             let table: Int64 = try row.decode(at: 0)
             if let old: Int64 = try row.decode(at: 1) {
-                changedAt.insert(Key(table: table, rowid: old))
+                changedAt.insert(RowKey(tableId: table, rowid: old))
             } else if let new: Int64 = try row.decode(at: 2) {
-                insertedAt.insert(Key(table: table, rowid: new))
+                insertedAt.insert(RowKey(tableId: table, rowid: new))
             }
         }
         for row in try db.fetchAll(Row.self, sql, [.integer(entry)]) {
@@ -251,9 +247,11 @@ extension UndoLogSchema {
             let before: Int64? = try row.decode(at: inverted ? 2 : 1)
             let after: Int64? = try row.decode(at: inverted ? 1 : 2)
             if let after {
-                guard changedAt.contains(Key(table: table, rowid: after)) else { return false }
+                guard changedAt.contains(RowKey(tableId: table, rowid: after)) else { return false }
             } else if let before {
-                guard insertedAt.contains(Key(table: table, rowid: before)) else { return false }
+                guard insertedAt.contains(RowKey(tableId: table, rowid: before)) else {
+                    return false
+                }
             }
         }
         return true
