@@ -268,6 +268,28 @@ import Testing
             ])
     }
 
+    /// An action moves a row away from a key, another stack brings a row to that key meanwhile,
+    /// and the action moves that one away too: its undo runs its log backwards, so the row it
+    /// moved last goes back to the key, and the first finds the key taken and stays, a conflict on its key (model-based
+    /// test, seed 48, step 18832).
+    @Test func twoRowsAnActionMovedFromOneKeyLeaveTheKeyToTheLastOne() throws {
+        try withUndoStack(paneA) {
+            try undoable("Move Twice") {
+                try fixture.execute("UPDATE articles SET id = 10 WHERE id = 1")
+                try edit(paneB, "New", "INSERT INTO articles VALUES (1, 'B new', '', 2)")
+                try fixture.execute("UPDATE articles SET id = 11 WHERE id = 1")
+            }
+        }
+        let event = try paneA.undo()
+        #expect(try articles() == [[1, "B new", "", 2], [10, "Title", "Body", 0]])
+        #expect(
+            event?.conflicts == [
+                UndoConflict(table: "articles", rowid: 10, column: "id", kept: 10)
+            ])
+        try paneB.undo()
+        #expect(try articles() == [[10, "Title", "Body", 0]])
+    }
+
     /// An action that moves a row away, writes it there and brings it back with the value it
     /// found (as a replay that parks a row does, setting back what a trigger wrote) did not
     /// write that value: a conflict on it names the stack that wrote it before (model-based

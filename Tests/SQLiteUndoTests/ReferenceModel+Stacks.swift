@@ -374,7 +374,23 @@ extension ReferenceModel {
         // A row stays where it is when its original key holds a row that does not move away.
         let leaving = Set(
             restores.filter { $0.from != $0.to }.map { RowKey(table: $0.table, rowid: $0.from) })
-        var staying = Set<Int>()
+        // Two rows the barrier moved away from one key (another action brought the second there
+        // meanwhile): the one it moved last goes back first, as the reversed log runs, and the
+        // other finds the key taken.
+        var lastToLeave: [RowKey: Int] = [:]
+        for (index, restore) in restores.enumerated() where restore.from != restore.to {
+            let target = RowKey(table: restore.table, rowid: restore.to)
+            if let other = lastToLeave[target], restores[other].lastTouch > restore.lastTouch {
+                continue
+            }
+            lastToLeave[target] = index
+        }
+        var staying = Set(
+            restores.indices.filter { index in
+                let restore = restores[index]
+                return restore.from != restore.to
+                    && lastToLeave[RowKey(table: restore.table, rowid: restore.to)] != index
+            })
         var changed = true
         while changed {
             changed = false
