@@ -269,9 +269,9 @@ import Testing
     }
 
     /// An action moves a row away from a key, another stack brings a row to that key meanwhile,
-    /// and the action moves that one away too: its undo runs its log backwards, so the row it
-    /// moved last goes back to the key, and the first finds the key taken and stays, a conflict on its key (model-based
-    /// test, seed 48, step 18832).
+    /// and the action moves that one away too: its undo reverts the rows it changed last first,
+    /// so the second row goes back to the key, and the first finds the key taken and stays, a
+    /// conflict on its key (model-based test, seed 48, step 18832).
     @Test func twoRowsAnActionMovedFromOneKeyLeaveTheKeyToTheLastOne() throws {
         try withUndoStack(paneA) {
             try undoable("Move Twice") {

@@ -375,8 +375,8 @@ extension ReferenceModel {
         let leaving = Set(
             restores.filter { $0.from != $0.to }.map { RowKey(table: $0.table, rowid: $0.from) })
         // Two rows the barrier moved away from one key (another action brought the second there
-        // meanwhile): the one it moved last goes back first, as the reversed log runs, and the
-        // other finds the key taken.
+        // meanwhile): the one it changed last goes back first (the engine reverts the rows last
+        // changed first), and the other finds the key taken.
         var lastToLeave: [RowKey: Int] = [:]
         for (index, restore) in restores.enumerated() where restore.from != restore.to {
             let target = RowKey(table: restore.table, rowid: restore.to)
