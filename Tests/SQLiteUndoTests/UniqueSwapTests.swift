@@ -237,6 +237,51 @@ import Testing
                 == [[1, "w", "one"], [2, "y", "two"], [3, "z", "three"], [4, "x", "theirs"]])
     }
 
+    /// Two rows that swapped keys in a rotation of codes come back to their keys even when no
+    /// code can: the rotation's last value went with a row another stack moved away since. A row
+    /// parked with its code set aside saw another row take the code it held, so the replay parks
+    /// it again by its key alone (model-based test, seed 147, step 12872).
+    @Test func keysSwappedBesideCodesThatCannotComeBackStillSwapBack() throws {
+        try fixture.execute("INSERT INTO slots VALUES (4, 'w', 'four')")
+        try change(
+            """
+            UPDATE slots SET code = 'hold' WHERE id = 2;
+            UPDATE slots SET code = 'y' WHERE id = 4;
+            UPDATE slots SET code = 'hold2' WHERE id = 1;
+            UPDATE slots SET code = 'x' WHERE id = 2;
+            UPDATE slots SET code = 'hold3' WHERE id = 3;
+            UPDATE slots SET code = 'z' WHERE id = 1;
+            UPDATE slots SET code = 'w' WHERE id = 3;
+            UPDATE slots SET id = 100 WHERE id = 1;
+            UPDATE slots SET id = 1 WHERE id = 2;
+            UPDATE slots SET id = 2 WHERE id = 100;
+            """)
+        let theirs = try fixture.engine.stack(id: "theirs")
+        try withUndoStack(theirs) {
+            try undoable("Move") { try fixture.execute("UPDATE slots SET id = 50 WHERE id = 4") }
+        }
+        let event = try #require(try fixture.engine.defaultStack.undo())
+        #expect(
+            try fixture.rows("slots") == [
+                [1, "z", "one"], [2, "x", "two"], [3, "w", "three"], [50, "y", "four"],
+            ])
+        // Rows named by their keys when the undo began, the rows holding a code by their keys
+        // after it.
+        #expect(
+            event.conflicts == [
+                UndoConflict(table: "slots", rowid: 4, column: nil, kept: nil, keptFrom: "theirs"),
+                UndoConflict(
+                    table: "slots", rowid: 2, column: "code", kept: "z", reason: .constraint,
+                    restoring: "x", heldBy: 2),
+                UndoConflict(
+                    table: "slots", rowid: 1, column: "code", kept: "x", keptFrom: "theirs",
+                    reason: .constraint, restoring: "y", heldBy: 50),
+                UndoConflict(
+                    table: "slots", rowid: 3, column: "code", kept: "w", reason: .constraint,
+                    restoring: "z", heldBy: 1),
+            ])
+    }
+
     @Test func aKeySomeoneElseTookIsKeptAsAConflict() throws {
         try change("UPDATE slots SET id = 10 WHERE id = 1")
         try fixture.execute("INSERT INTO slots VALUES (1, 'new', 'theirs')")

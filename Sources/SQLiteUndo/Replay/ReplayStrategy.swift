@@ -97,6 +97,7 @@ struct EntryReplay {
         let changes = try UndoLogSchema.netChanges(ofEntry: id, inverted: inverted, db)
         var keeping: Set<KeptColumn> = []
         var unparkable: Set<RowKey> = []
+        var parkedByRowidOnly: Set<RowKey> = []
         while true {
             do {
                 return try db.savepoint {
@@ -104,6 +105,7 @@ struct EntryReplay {
                         db: db, tables: tables, foreignKeys: foreignKeys, keeping: keeping,
                         mergesText: engine.mergesText)
                     replayer.unparkable = unparkable
+                    replayer.parkedByRowidOnly = parkedByRowidOnly
                     let changedBefore = changedRowCount()
                     try replayer.revertAll(changes)
                     if changedRowCount() - changedBefore != replayer.writes,
@@ -129,7 +131,9 @@ struct EntryReplay {
             } catch let broken as ReferencesBroken where !broken.columns.isSubset(of: keeping) {
                 keeping.formUnion(broken.columns)
             } catch let stuck as Replayer.ParkedRowStuck where !unparkable.contains(stuck.row) {
-                unparkable.insert(stuck.row)
+                // Its unique values first: another row took the one it held meanwhile, while
+                // its key change may still be undone (two rows swapping keys and codes).
+                if !parkedByRowidOnly.insert(stuck.row).inserted { unparkable.insert(stuck.row) }
             }
         }
     }

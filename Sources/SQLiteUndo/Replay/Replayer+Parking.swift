@@ -15,7 +15,8 @@ extension Replayer {
 
     /// Moves the row of a failed update out of the way of the others: to a free rowid when its
     /// change moves it, and with its unique columns that the change restores set to a value no
-    /// other row has. Returns false when the change has nothing to park or was parked already.
+    /// other row has (unless that led nowhere before: `parkedByRowidOnly`). Returns false when
+    /// the change has nothing to park or was parked already.
     mutating func park(_ change: NetChange) throws -> Bool {
         guard change.kind == .update, let table = tables[change.tableId],
             let rowid = change.currentRowid
@@ -31,8 +32,10 @@ extension Replayer {
             else { return false }
             return current[column.slot] == left && left != before
         }
-        let keys = restored.filter { unique.contains($0.name.lowercased()) }
         let moves = restored.contains { $0.name == table.rowidAlias }
+        let keys =
+            parkedByRowidOnly.contains(key)
+            ? [] : restored.filter { unique.contains($0.name.lowercased()) }
         // A key the key map names the row by moves it to the number of its placeholder.
         let movesKey = keys.contains { table.namesRow($0) }
         guard moves || !keys.isEmpty else { return false }

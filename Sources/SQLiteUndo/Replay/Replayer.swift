@@ -39,6 +39,10 @@ struct Replayer {
     var highestTargets: [Int64: Int64] = [:]
     /// Rows not to park: parking them led nowhere (see `ParkedRowStuck`).
     var unparkable: Set<RowKey> = []
+    /// Rows parked by moving their rowid only (not at all when they do not move), their unique
+    /// values left as they are: parking those too led nowhere (another row took the value they
+    /// held meanwhile).
+    var parkedByRowidOnly: Set<RowKey> = []
     /// Where the rows the replay moved to another rowid are now (parked, or back at their
     /// original key), by where they were when it began.
     var moved: [RowKey: Int64] = [:]
@@ -76,8 +80,10 @@ struct Replayer {
     private struct RowidTaken: Error {}
 
     /// A parked row could not go back where the replay meant it to (what was in its way stayed):
-    /// the replay is rolled back and done again without parking that row (others still may be:
-    /// a rotation of unique values beside a key change that cannot be undone).
+    /// the replay is rolled back and done again parking only that row's rowid, leaving its
+    /// unique values as they are (another row may have taken the one it held), and if that is
+    /// stuck too, without parking it (others still may be: a rotation of unique values beside a
+    /// key change that cannot be undone).
     struct ParkedRowStuck: Error {
         let row: RowKey
     }
