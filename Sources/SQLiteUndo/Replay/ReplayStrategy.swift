@@ -131,8 +131,8 @@ struct EntryReplay {
             } catch let broken as ReferencesBroken where !broken.columns.isSubset(of: keeping) {
                 keeping.formUnion(broken.columns)
             } catch let stuck as Replayer.ParkedRowStuck where !unparkable.contains(stuck.row) {
-                // Its unique values first: another row took the one it held meanwhile, while
-                // its key change may still be undone (two rows swapping keys and codes).
+                // Parked next by its rowid alone (another row may have taken the unique value it
+                // held, while its key change can still be undone), and after that not at all.
                 if !parkedByRowidOnly.insert(stuck.row).inserted { unparkable.insert(stuck.row) }
             }
         }
