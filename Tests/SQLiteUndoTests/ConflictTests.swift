@@ -271,7 +271,7 @@ import Testing
     /// An action moves a row away from a key, another stack brings a row to that key meanwhile,
     /// and the action moves that one away too: its undo reverts the rows it changed last first,
     /// so the second row goes back to the key, and the first finds the key taken and stays, a
-    /// conflict on its key (model-based test, seed 48, step 18832).
+    /// conflict on its key naming the row holding it (model-based test, seed 48, step 18832).
     @Test func twoRowsAnActionMovedFromOneKeyLeaveTheKeyToTheLastOne() throws {
         try withUndoStack(paneA) {
             try undoable("Move Twice") {
@@ -284,7 +284,10 @@ import Testing
         #expect(try articles() == [[1, "B new", "", 2], [10, "Title", "Body", 0]])
         #expect(
             event?.conflicts == [
-                UndoConflict(table: "articles", rowid: 10, column: "id", kept: 10)
+                // The row holding the key is one this undo moved back there: nobody else's.
+                UndoConflict(
+                    table: "articles", rowid: 10, column: "id", kept: 10, reason: .constraint,
+                    restoring: 1, heldBy: 1)
             ])
         try paneB.undo()
         #expect(try articles() == [[10, "Title", "Body", 0]])

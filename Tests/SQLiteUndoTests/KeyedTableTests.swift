@@ -225,6 +225,37 @@ import Testing
         #expect(restored.map(\.isUndone) == [true])
     }
 
+    /// A key another stack gave a new row since an action renamed a row away from it: the undo
+    /// keeps the new name, restores the rest, and names the key, the row holding it and the
+    /// stack that put it there.
+    @Test(arguments: singleKeySchemas.filter { $0.contains("TEXT") })
+    func aKeyAnotherStackTookIsKeptAndNamed(schema: String) throws {
+        struct Keyed: Table { static let tableName = "t" }
+        let (db, engine) = try tracked(schema, "INSERT INTO t VALUES ('a', 1)")
+        let mine = try engine.stack(id: "mine")
+        let theirs = try engine.stack(id: "theirs")
+        try withUndoStack(mine) {
+            try undoable("Rename") { try execute(db, "UPDATE t SET k = 'b', v = 2 WHERE k = 'a'") }
+        }
+        try withUndoStack(theirs) {
+            try undoable("New") { try execute(db, "INSERT INTO t VALUES ('a', 'theirs')") }
+        }
+        let event = try #require(try mine.undo())
+        #expect(try rows(db) == [["a", "theirs"], ["b", 1]])
+        let holder = try #require(try engine.id(of: Keyed.self, key: ["a"]))
+        let renamed = try #require(try engine.id(of: Keyed.self, key: ["b"]))
+        #expect(
+            event.conflicts == [
+                UndoConflict(
+                    table: "t", rowid: renamed, column: "k", kept: "b", keptFrom: "theirs",
+                    reason: .constraint, restoring: "a", heldBy: holder)
+            ])
+        #expect(
+            event.conflicts.map(\.description) == [
+                "kept t.k of row \(renamed): row \(holder) holds 'a' now"
+            ])
+    }
+
     /// A key declared `COLLATE NOCASE` names one row in any case: an undo addressed by the
     /// key as logged finds it after a change of case.
     @Test func aKeyComparedWithoutCaseNamesOneRow() throws {

@@ -118,6 +118,25 @@ extension ModelRun {
         return nil
     }
 
+    /// The first conflict naming a row that holds the unique value (or id) it could not put
+    /// back (`heldBy`, `restoring`) where the model's row there, after the replay, holds
+    /// another value.
+    static func holderMismatch(_ event: UndoEvent, in model: ReferenceModel) -> String? {
+        for conflict in event.conflicts {
+            guard let column = conflict.column, let holder = conflict.heldBy,
+                let restoring = conflict.restoring
+            else { continue }
+            // The model keeps a row's id as its key, not among its values.
+            let row = model.row(conflict.table, holder)
+            let held = column == "id" ? row.map { _ in .integer(holder) } : row?[column]
+            if held != restoring {
+                return "\(event.kind) \(event.name): \(conflict), but the model's row \(holder) "
+                    + "holds \(held.map { "\($0)" } ?? "nothing") in \(column)"
+            }
+        }
+        return nil
+    }
+
     /// What a take-back's event says that the model's take-back does not: another kind or name;
     /// among its affected rows, a row the step never wrote, or none for a row the take-back
     /// changed (by its key after the take-back); among its conflicts, none for a column the

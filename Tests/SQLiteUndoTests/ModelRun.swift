@@ -301,6 +301,7 @@ struct ModelRun {
                 note("\(verb) returned \(event == nil ? "nil" : "an event"), model: \(expected)")
             }
             note(conflictMismatch)
+            if let event { note(Self.holderMismatch(event, in: model)) }
         case .failure(let error):
             if expected != .failed { note("\(verb) threw \(error)") }
         }

@@ -136,7 +136,9 @@ import Testing
         #expect(
             event?.conflicts == [
                 UndoConflict(table: "slots", rowid: 3, column: nil, kept: nil, keptFrom: "other"),
-                UndoConflict(table: "slots", rowid: 4, column: "id", kept: 4, keptFrom: nil),
+                UndoConflict(
+                    table: "slots", rowid: 4, column: "id", kept: 4, keptFrom: "other",
+                    reason: .constraint, restoring: 3, heldBy: 3),
             ])
         #expect(
             try fixture.rows("slots") == [
@@ -288,7 +290,9 @@ import Testing
         let event = try fixture.engine.defaultStack.undo()
         #expect(
             event?.conflicts == [
-                UndoConflict(table: "slots", rowid: 10, column: "id", kept: 10)
+                UndoConflict(
+                    table: "slots", rowid: 10, column: "id", kept: 10, reason: .constraint,
+                    restoring: 1, heldBy: 1)
             ])
         #expect(
             try fixture.rows("slots") == [

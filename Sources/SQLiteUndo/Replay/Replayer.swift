@@ -368,9 +368,14 @@ struct Replayer {
             }
             if movesRow, try !isFree(target, in: table) {
                 guard !isLastRound, isMovedByThisReplay(target, in: table) else {
+                    // Another row holds the key: a unique value taken, named with its holder
+                    // (the row at the rowid, or the key's number, the row would take).
+                    let holder: Int64? =
+                        if case .integer(let number) = target { number } else { nil }
                     record.keep(
                         UndoConflict(
-                            table: table.name, rowid: rowid, column: column.name, kept: kept))
+                            table: table.name, rowid: rowid, column: column.name, kept: kept,
+                            reason: .constraint, restoring: before, heldBy: holder))
                     continue
                 }
                 throw RowidTaken()
