@@ -108,6 +108,54 @@ import Testing
         try engine.defaultStack.redo()
         #expect(try rows() == [[1, "x", 0]])
     }
+
+    /// Another program deletes history from the file while the engine runs (a step in the
+    /// middle, then all of it): the stack reads its lists again before it moves through them,
+    /// so it never reports an undo it did not do, and a step that is gone is not found.
+    @Test func historyAnotherProgramDeletedIsNotUndone() throws {
+        let (db, engine) = try open()
+        let pane = try engine.stack(id: "pane")
+        try withUndoStack(pane) {
+            for name in ["a", "b", "c", "d"] {
+                try undoable(name.uppercased()) {
+                    try db.write {
+                        try $0.execute("INSERT INTO items(name) VALUES (?)", [.text(name)])
+                    }
+                }
+            }
+        }
+        let steps = Dictionary(uniqueKeysWithValues: pane.history.undo.map { ($0.name, $0) })
+        func delete(_ name: String) throws {
+            try TmuxSession.sqlite3(
+                path,
+                """
+                DELETE FROM sqliteundo_log
+                WHERE barrier = (SELECT id FROM sqliteundo_barriers WHERE name = '\(name)');
+                DELETE FROM sqliteundo_barriers WHERE name = '\(name)';
+                """)
+        }
+        try delete("C")
+        #expect(throws: UndoError.stepNotFound("C")) { try pane.revert(steps["C"]!) }
+        #expect(try pane.undo(to: steps["B"]!).map(\.name) == ["D"])
+        #expect(try names(db) == ["a", "b", "c"])
+        #expect(pane.state == UndoStackState(undo: ["B", "A"], redo: ["D"]))
+        try delete("B")
+        #expect(try pane.undo()?.name == "A")
+        #expect(try names(db) == ["b", "c"])
+        try TmuxSession.sqlite3(path, "DELETE FROM sqliteundo_log; DELETE FROM sqliteundo_barriers")
+        #expect(try pane.redo() == nil)
+        #expect(try pane.undo() == nil)
+        #expect(try pane.back(inTime: 1).isEmpty)
+        #expect(try names(db) == ["b", "c"])
+        #expect(pane.state == UndoStackState(undo: [], redo: []))
+        try withUndoStack(pane) {
+            try undoable("E") {
+                try db.write { try $0.execute("INSERT INTO items(name) VALUES ('e')") }
+            }
+        }
+        #expect(try pane.undo()?.name == "E")
+        #expect(try names(db) == ["b", "c"])
+    }
 }
 
 @Suite struct BoundsTests {

@@ -254,6 +254,7 @@ extension UndoStack {
     private func undo(to step: UndoStep, reporting report: ProgressReport?) throws
         -> [UndoEvent]
     {
+        try reloadIfTheFileLostEntries()
         guard lists(.undo, hold: step) else {
             throw UndoError.stepNotFound(step.name)
         }
@@ -290,6 +291,7 @@ extension UndoStack {
     private func redo(to step: UndoStep, reporting report: ProgressReport?) throws
         -> [UndoEvent]
     {
+        try reloadIfTheFileLostEntries()
         guard lists(.redo, hold: step) else {
             throw UndoError.stepNotFound(step.name)
         }

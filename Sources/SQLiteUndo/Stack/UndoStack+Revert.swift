@@ -130,11 +130,15 @@ extension UndoStack {
     }
 
     /// The undo list's entry holding `step`, found inside the transaction (a queued action may
-    /// have changed the list).
+    /// have changed the list), and still in the file (the lists are read again when another
+    /// program deleted it).
     private func undoEntry(of step: UndoStep, _ db: Database) throws -> StackEntry {
-        guard let entry = entries.withLock({ $0.undo.last { $0.stepID == step.id } }) else {
-            throw UndoError.stepNotFound(step.name)
+        let listed = { self.entries.withLock { $0.undo.last { $0.stepID == step.id } } }
+        if let entry = listed(), try UndoLogSchema.hasEntry(entry.id, ofStack: id, db) {
+            return entry
         }
+        try reload(db)
+        guard let entry = listed() else { throw UndoError.stepNotFound(step.name) }
         return entry
     }
 

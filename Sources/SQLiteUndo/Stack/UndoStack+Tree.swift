@@ -95,6 +95,7 @@ extension UndoStack {
     private func travel(_ count: Int, forward: Bool, reporting report: ProgressReport?) throws
         -> [UndoEvent]
     {
+        try reloadIfTheFileLostEntries()
         switch destination(count, forward: forward) {
         case .stay: return []
         case .start: return try go(toStep: nil, named: "", reporting: report)
@@ -151,7 +152,8 @@ extension UndoStack {
     private func go(toStep id: Int64?, named name: String, reporting report: ProgressReport?)
         throws -> [UndoEvent]
     {
-        try walk(
+        try reloadIfTheFileLostEntries()
+        return try walk(
             toStep: id, named: name, replaying: { try replay(from: $0, reporting: report) },
             switchingTo: { path in
                 do {

@@ -132,7 +132,14 @@ public final class UndoStack: Sendable {
         let target: UndoLogSchema.List = list == .undo ? .redo : .undo
         // Chosen inside the transaction: one queued before it may have filed a barrier (merged
         // into this entry) or replayed this entry already.
-        guard let top = top(of: list) else { return nil }
+        guard var top = top(of: list) else { return nil }
+        // Another program deleted the history since the lists were read: they are read again, and
+        // what the file lists is replayed.
+        if try !UndoLogSchema.hasEntry(top.id, ofStack: id, db) {
+            try reload(db)
+            guard let listed = self.top(of: list) else { return nil }
+            top = listed
+        }
         noting(top)
         let brokenBefore = UndoDiagnostics.isOn ? try UndoDiagnostics.brokenReferences(db) : []
         try closeMergingInFile(except: nil, db)
@@ -354,6 +361,18 @@ public final class UndoStack: Sendable {
         let loaded = try UndoLogSchema.entries(ofStack: id, db)
         entries.withLock { $0 = loaded }
         settings.withLock { $0.fileMayHoldOpenEntries = true }
+    }
+
+    /// Reads the lists again when another program deleted some of their entries from the file
+    /// (cleared the history) since they were read, so that a move through the history plans its
+    /// way on what the file holds. One read of the stack's entry ids.
+    func reloadIfTheFileLostEntries() throws {
+        let listed = entries.withLock { $0.undo + $0.redo + $0.kept }.map(\.id)
+        guard !listed.isEmpty else { return }
+        try engine.database.read { db in
+            let filed = Set(try UndoLogSchema.entryIDs(ofStack: id, db))
+            if !listed.allSatisfy(filed.contains) { try reload(db) }
+        }
     }
 
     /// Ends the typing run in the file (a new action, an undo or a redo): closes this stack's

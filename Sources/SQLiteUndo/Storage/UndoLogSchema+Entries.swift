@@ -41,6 +41,18 @@ extension UndoLogSchema {
             Int64.self, "SELECT id FROM \(barriers) WHERE stackId = ?", [.text(stackID)])
     }
 
+    /// Whether the file still has the entry `id` on the stack's lists: false when another
+    /// program deleted it (cleared the history). (Which list is not compared: a barrier whose
+    /// block still runs keeps the redo list as a branch in the file while the stack lists it.)
+    static func hasEntry(_ id: Int64, ofStack stackID: String, _ db: Database) throws -> Bool {
+        try db.fetchOne(
+            Bool.self,
+            """
+            SELECT EXISTS (SELECT 1 FROM \(barriers) WHERE id = ? AND stackId = ?
+                AND supersededBy IS NULL)
+            """, [.integer(id), .text(stackID)]) ?? false
+    }
+
     /// Ids of every stack that has history in the file.
     static func stackIDs(_ db: Database) throws -> [String] {
         try db.fetchAll(
