@@ -134,9 +134,10 @@ import Testing
                 DELETE FROM sqliteundo_barriers WHERE name = '\(name)';
                 """)
         }
+        let (stepB, stepC) = (try #require(steps["B"]), try #require(steps["C"]))
         try delete("C")
-        #expect(throws: UndoError.stepNotFound("C")) { try pane.revert(steps["C"]!) }
-        #expect(try pane.undo(to: steps["B"]!).map(\.name) == ["D"])
+        #expect(throws: UndoError.stepNotFound("C")) { try pane.revert(stepC) }
+        #expect(try pane.undo(to: stepB).map(\.name) == ["D"])
         #expect(try names(db) == ["a", "b", "c"])
         #expect(pane.state == UndoStackState(undo: ["B", "A"], redo: ["D"]))
         try delete("B")
