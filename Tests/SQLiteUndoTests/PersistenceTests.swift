@@ -136,6 +136,7 @@ import Testing
         }
         let (stepB, stepC) = (try #require(steps["B"]), try #require(steps["C"]))
         try delete("C")
+        #expect(throws: UndoError.stepNotFound("C")) { try pane.go(to: stepC) }
         #expect(throws: UndoError.stepNotFound("C")) { try pane.revert(stepC) }
         #expect(try pane.undo(to: stepB).map(\.name) == ["D"])
         #expect(try names(db) == ["a", "b", "c"])

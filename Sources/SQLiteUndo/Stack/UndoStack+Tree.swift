@@ -13,7 +13,7 @@ extension UndoStack {
     ///   replayed); what `undo()` and `redo()` throw, after the replays before it.
     @discardableResult
     public func go(to step: UndoStep) throws -> [UndoEvent] {
-        try go(toStep: step.id, named: step.name, reporting: nil)
+        try go(to: step, reporting: nil)
     }
 
     /// `go(to:)`, telling `report` how far each replay has come (as
@@ -25,10 +25,15 @@ extension UndoStack {
         progress report: (ReplayProgress) -> Void
     ) throws -> [UndoEvent] {
         try withoutActuallyEscaping(report) {
-            try go(
-                toStep: step.id, named: step.name,
-                reporting: ProgressReport(interval: interval, report: $0))
+            try go(to: step, reporting: ProgressReport(interval: interval, report: $0))
         }
+    }
+
+    /// `go(to:)`, on the lists as the file has them (read again when another program deleted
+    /// some of their entries).
+    private func go(to step: UndoStep, reporting report: ProgressReport?) throws -> [UndoEvent] {
+        try reloadIfTheFileLostEntries()
+        return try go(toStep: step.id, named: step.name, reporting: report)
     }
 
     /// What `go(to:)` would do, without doing it: the event of each undo and redo it would
@@ -148,12 +153,11 @@ extension UndoStack {
     }
 
     /// Goes to the step `id` (nil: the history's start, every step undone), each replay in a
-    /// transaction of its own.
+    /// transaction of its own. The caller has read the lists again if the file lost entries.
     private func go(toStep id: Int64?, named name: String, reporting report: ProgressReport?)
         throws -> [UndoEvent]
     {
-        try reloadIfTheFileLostEntries()
-        return try walk(
+        try walk(
             toStep: id, named: name, replaying: { try replay(from: $0, reporting: report) },
             switchingTo: { path in
                 do {
