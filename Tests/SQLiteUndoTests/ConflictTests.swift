@@ -188,6 +188,23 @@ import Testing
             ])
     }
 
+    /// A row another stack moved to another key since (a changed primary key) is kept whole by
+    /// an undo of an earlier edit of it: the undo does not follow the row to its new key, names
+    /// the stack that moved it, and, having restored nothing, the step leaves history (a known
+    /// limit, in Guarantees.md).
+    @Test func aRowAnotherStackMovedToAnotherKeyIsKeptWhole() throws {
+        try edit(paneB, "Edit Title", "UPDATE articles SET title = 'B title'")
+        try edit(paneA, "Move", "UPDATE articles SET id = 9 WHERE id = 1")
+        #expect(
+            try paneB.undo()?.conflicts == [
+                UndoConflict(table: "articles", rowid: 1, column: nil, kept: nil, keptFrom: "A")
+            ])
+        #expect(try articles() == [[9, "B title", "Body", 0]])
+        #expect(paneB.state == UndoStackState(undo: [], redo: []))
+        try withUndoStack(paneA) { _ = try paneA.undo() }
+        #expect(try articles() == [[1, "B title", "Body", 0]])
+    }
+
     /// A row that moved away from its key leaves its writes there behind: a row inserted at
     /// that key outside any barrier since is nobody's, even with the value the moved row had
     /// (model-based test, seed 3, step 16999).

@@ -203,6 +203,46 @@ import Testing
                 == [[1, "q", "moved"], [2, "y", "first"], [3, "z", "first"]])
     }
 
+    /// A value another stack took in another case, under a UNIQUE column that compares without
+    /// case: the conflict names the value as the holder holds it, and the stack that wrote it.
+    @Test func aValueTakenInAnotherCaseIsNamedAsItIsHeld() throws {
+        let people = try Fixture(
+            schema: """
+                CREATE TABLE people(
+                    id TEXT PRIMARY KEY, email TEXT UNIQUE COLLATE NOCASE, name TEXT);
+                INSERT INTO people VALUES ('1', 'ann@x', 'Ann'), ('2', 'bob@x', 'Bob');
+                """,
+            tables: ["people"])
+        let stack = people.engine.defaultStack
+        try undoable("Rename") {
+            try people.execute("UPDATE people SET email = 'ann@y', name = 'Annie' WHERE id = '1'")
+        }
+        let theirs = try people.engine.stack(id: "theirs")
+        try withUndoStack(theirs) {
+            try undoable("Take Ann's") {
+                try people.execute("UPDATE people SET email = 'ANN@X' WHERE id = '2'")
+            }
+        }
+        let undo = try #require(try stack.undo())
+        let holder = try people.engine.key(
+            ofTable: "people", id: #require(undo.conflicts.first?.heldBy))
+        #expect(holder == ["2"])
+        let kept = try #require(undo.conflicts.first)
+        #expect(
+            undo.conflicts == [
+                UndoConflict(
+                    table: "people", rowid: kept.rowid, column: "email", kept: "ann@y",
+                    keptFrom: "theirs", reason: .constraint, restoring: "ann@x",
+                    heldBy: kept.heldBy)
+            ])
+        #expect(
+            kept.description
+                == "kept people.email of row \(kept.rowid): row \(kept.heldBy ?? 0) holds 'ANN@X' now"
+        )
+        #expect(
+            try people.rows("people") == [["1", "ann@y", "Ann"], ["2", "ANN@X", "Bob"]])
+    }
+
     /// A unique value another row holds, on a row whose key the step swapped: the value is
     /// kept (named where the row was when the undo began), the keys swap back.
     @Test func aTakenValueIsKeptOnARowWhoseSwappedKeySwapsBack() throws {

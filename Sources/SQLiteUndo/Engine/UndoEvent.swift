@@ -97,6 +97,9 @@ public struct UndoConflict: Sendable, Equatable, CustomStringConvertible {
     /// The row holding the unique value that could not be put back (`restoring`); `keptFrom`
     /// then names the stack whose change gave that row the value.
     public let heldBy: Int64?
+    /// The value `heldBy` holds: `restoring` as the unique index compares it, which may differ
+    /// from it (in case, under `COLLATE NOCASE`); nil when not read.
+    var heldValue: SQLiteValue?
 
     public init(
         table: String, rowid: Int64, column: String?, kept: SQLiteValue?, keptFrom: String? = nil,
@@ -115,9 +118,18 @@ public struct UndoConflict: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         guard let column else { return "kept row \(rowid) of \(table)" }
         if let heldBy, let restoring {
-            return "kept \(table).\(column) of row \(rowid): row \(heldBy) holds \(restoring) now"
+            let held = heldValue ?? restoring
+            return "kept \(table).\(column) of row \(rowid): row \(heldBy) holds \(held) now"
         }
         return "kept \(table).\(column) of row \(rowid)"
+    }
+
+    /// Equal when every public property is: `heldValue` is read from the database, and what the
+    /// conflict says does not depend on it.
+    public static func == (lhs: UndoConflict, rhs: UndoConflict) -> Bool {
+        (lhs.table, lhs.rowid, lhs.column, lhs.kept, lhs.keptFrom, lhs.reason)
+            == (rhs.table, rhs.rowid, rhs.column, rhs.kept, rhs.keptFrom, rhs.reason)
+            && (lhs.restoring, lhs.heldBy) == (rhs.restoring, rhs.heldBy)
     }
 }
 

@@ -29,7 +29,7 @@ extension UndoEngine {
                 // that changed that row since.
                 let writer = try ConflictAttribution.lastWriter(
                     ofTable: table.id, rowid: heldBy, slot: slot, db)
-                if let writer, writer.left(taken) {
+                if let writer, writer.left(conflict.heldValue ?? taken) {
                     attributed.keptFrom =
                         replayed.contains(writer.barrier)
                         ? try UndoLogSchema.latestStack(

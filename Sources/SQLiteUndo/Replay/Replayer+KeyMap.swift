@@ -22,24 +22,28 @@ extension Replayer {
     }
 
     /// The row other than the one at `rowid` that holds `value` in `column`, by what the log
-    /// names it.
+    /// names it, with the value it holds there: `value` as the column compares it (in another
+    /// case, under `COLLATE NOCASE`).
     func holder(
         of value: SQLiteValue, in column: TrackedTable.Column, of table: TrackedTable,
         besides rowid: Int64
-    ) throws -> Int64? {
-        let other =
-            "\(column.name.quotedIdentifier) = ? AND NOT (\(table.rowMatch()))"
+    ) throws -> (id: Int64, value: SQLiteValue)? {
+        let name = column.name.quotedIdentifier
+        let other = "\(name) = ? AND NOT (\(table.rowMatch()))"
         let at: [SQLiteValue] = [value, .integer(now(rowid, of: table))]
         guard let keyMap = table.keyMap else {
-            return try db.fetchOne(
-                Int64.self, "SELECT rowid FROM \(table.sqlName) WHERE \(other) LIMIT 1", at)
+            let held = try db.fetchOne(
+                Row.self, "SELECT rowid, \(name) FROM \(table.sqlName) WHERE \(other) LIMIT 1", at)
+            return try held.map { (try $0.decode(at: 0), $0[1]) }
         }
         let names = keyMap.columns.map(\.name.quotedIdentifier).joined(separator: ", ")
         guard
-            let key = try db.fetchOne(
-                Row.self, "SELECT \(names) FROM \(table.sqlName) WHERE \(other) LIMIT 1", at)
+            let held = try db.fetchOne(
+                Row.self, "SELECT \(name), \(names) FROM \(table.sqlName) WHERE \(other) LIMIT 1",
+                at)
         else { return nil }
-        return try keyMap.number(of: keyMap.columns.indices.map { key[$0] }, db)
+        let key = keyMap.columns.indices.map { held[$0 + 1] }
+        return try keyMap.number(of: key, db).map { ($0, held[0]) }
     }
 
     /// Whether a row the key map names, which the change moves back to another key, is there

@@ -174,15 +174,16 @@ struct Replayer {
         let column = slot.flatMap { slot in table.columns.first { $0.slot == slot } }
         // A packed value's fingerprint is not the value: not named.
         let restoring = slot.flatMap { change.before[$0] }.flatMap { $0.packed ? nil : $0.value }
-        var heldBy: Int64?
+        var held: (id: Int64, value: SQLiteValue)?
         if let error, Self.isUniqueness(error), let column, let restoring {
-            heldBy = try holder(of: restoring, in: column, of: table, besides: rowid)
+            held = try holder(of: restoring, in: column, of: table, besides: rowid)
         }
-        record.keep(
-            UndoConflict(
-                table: table.name, rowid: rowid, column: column?.name,
-                kept: try slot.flatMap { try before(rowid, of: table)?[$0] },
-                reason: .constraint, restoring: restoring, heldBy: heldBy))
+        var conflict = UndoConflict(
+            table: table.name, rowid: rowid, column: column?.name,
+            kept: try slot.flatMap { try before(rowid, of: table)?[$0] },
+            reason: .constraint, restoring: restoring, heldBy: held?.id)
+        conflict.heldValue = held?.value
+        record.keep(conflict)
     }
 
     private mutating func revert(_ change: NetChange) throws {
