@@ -115,6 +115,10 @@ public final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
             do {
                 let held = try pendingCheck.map { try WriteDuringCheck(check: $0, database) }
                 let result = try block(database)
+                // SQLite ended it inside the block (an `OR ROLLBACK` conflict, `RAISE(ROLLBACK)`,
+                // a `COMMIT` or `ROLLBACK` of the block's own): what the block wrote after it
+                // ran outside any transaction, and observers must not write as if inside one.
+                guard database.isInsideTransaction else { throw Self.transactionEndedInsideBlock }
                 try database.notifyWillCommit()
                 try held?.admit(database)
                 try database.execute("COMMIT")
@@ -134,6 +138,13 @@ public final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
         if let changed, !changed.tables.isEmpty { notify(changed) }
         return result
     }
+
+    /// What `write` throws when the transaction ended inside its block.
+    static let transactionEndedInsideBlock = SQLiteError(
+        code: .error,
+        message: "the transaction ended inside the write block (an OR ROLLBACK conflict, "
+            + "RAISE(ROLLBACK), or the block's own COMMIT or ROLLBACK): what the block wrote "
+            + "after that was not part of it")
 
     // The async forms run the closure on the calling task, so task-local values (the undo
     // engine's current barrier) reach it; the lock is held only while synchronous code runs.

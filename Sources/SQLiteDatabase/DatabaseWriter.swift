@@ -2,7 +2,10 @@
 public protocol DatabaseWriter: AnyObject, Sendable {
     /// Runs `block` in a read transaction and returns its result.
     func read<T>(_ block: (Database) throws -> T) throws -> T
-    /// Runs `block` in one write transaction: commits, or rolls back and rethrows.
+    /// Runs `block` in one write transaction: commits, or rolls back and rethrows. When SQLite
+    /// ended the transaction inside `block` (an `OR ROLLBACK` conflict the block caught), it
+    /// throws `SQLiteError` `.error` saying so: what the block wrote after that was committed
+    /// statement by statement, outside the transaction.
     func write<T>(_ block: (Database) throws -> T) throws -> T
     /// Async `read`: waits its turn without blocking other tasks' turns.
     func read<T: Sendable>(_ block: @Sendable (Database) throws -> T) async throws -> T

@@ -41,6 +41,37 @@ import Testing
             ])
     }
 
+    /// SQLite ends the transaction inside the block (an `OR ROLLBACK` conflict it catches): the
+    /// block's later write commits on its own, `write` throws saying so, and observers hear a
+    /// rollback, never a commit to write into.
+    @Test func aTransactionSQLiteEndedInsideTheBlockIsReportedAsSuch() throws {
+        let db = try DatabaseQueue()
+        let ends = Ends()
+        try db.write { db in
+            db.add(writeTransactionObserver: ends)
+            try db.execute("CREATE TABLE t(x UNIQUE); INSERT INTO t VALUES (1), (2)")
+        }
+        let error = #expect(throws: SQLiteError.self) {
+            try db.write { db in
+                try db.execute("INSERT INTO t VALUES (3)")
+                _ = try? db.execute("UPDATE OR ROLLBACK t SET x = 1")
+                try db.execute("INSERT INTO t VALUES (4)")
+            }
+        }
+        #expect(error?.code == .error)
+        #expect(
+            error?.message
+                == "the transaction ended inside the write block (an OR ROLLBACK conflict, "
+                + "RAISE(ROLLBACK), or the block's own COMMIT or ROLLBACK): what the block "
+                + "wrote after that was not part of it")
+        #expect(
+            try db.read { try $0.fetchAll(Int64.self, "SELECT x FROM t ORDER BY x") } == [1, 2, 4])
+        #expect(
+            ends.heard.withLock { $0 } == [
+                "will commit", "committed, in a transaction: false", "begin", "rolled back",
+            ])
+    }
+
     /// Equal readings mean nobody committed in between: this connection's own commit changes
     /// it (not its writes before), a read does not, another connection's commit does once this
     /// one begins again.

@@ -130,6 +130,38 @@ import Testing
         #expect(pane.state == UndoStackState(undo: [], redo: ["Kept"]))
     }
 
+    /// An `OR ROLLBACK` conflict ends the transaction inside the block; a block that catches it
+    /// and writes on writes outside any transaction, and its `write` then fails to commit. The
+    /// block threw: its writes stay as SQLite left them, and no step of it is recorded (none
+    /// with no log rows either).
+    @Test func aBlockThatCatchesARollbackAndWritesOnRecordsNothing() throws {
+        try db.write {
+            try $0.execute(
+                """
+                CREATE UNIQUE INDEX items_name ON items(name);
+                INSERT INTO items(id, name) VALUES (1, 'a'), (2, 'b');
+                """)
+        }
+        let error = #expect(throws: SQLiteError.self) {
+            try withUndoStack(pane) {
+                try undoable("Bulk") {
+                    try db.write { db in
+                        try db.execute("UPDATE items SET name = 'a2' WHERE id = 1")
+                        _ = try? db.execute("UPDATE OR ROLLBACK items SET name = 'same'")
+                        try db.execute("INSERT INTO items(id, name) VALUES (3, 'c')")
+                    }
+                }
+            }
+        }
+        #expect(error?.message.hasPrefix("the transaction ended inside the write block") == true)
+        #expect(try seenFromOutside() == (["a", "b", "c"], []))
+        #expect(pane.state == UndoStackState(undo: [], redo: []))
+        let logged = try db.read {
+            try $0.fetchOne(Int.self, "SELECT count(*) FROM sqliteundo_log WHERE barrier != 0")
+        }
+        #expect(logged == 0)
+    }
+
     @Test func aCommitThatFailsFilesNothing() throws {
         try withUndoStack(pane) {
             try undoable("Kept") {
