@@ -246,8 +246,9 @@ extension BatchReplay {
     private func withoutUpdateCapture<T>(_ part: Part, columns: Int64, _ body: () throws -> T)
         throws -> T
     {
+        guard part.count >= rowsWorthSuspendingCapture else { return try body() }
         let drop = part.table.dropUpdateTriggersSQL(mask: columns)
-        guard part.count >= rowsWorthSuspendingCapture, !drop.isEmpty else { return try body() }
+        guard !drop.isEmpty else { return try body() }
         try db.execute(drop)
         let result = Result { try body() }
         try db.execute(part.table.createUpdateTriggersSQL(mask: columns))
