@@ -131,9 +131,9 @@ import Testing
     }
 
     /// An `OR ROLLBACK` conflict ends the transaction inside the block; a block that catches it
-    /// and writes on writes outside any transaction, and its `write` then fails to commit. The
-    /// block threw: its writes stay as SQLite left them, and no step of it is recorded (none
-    /// with no log rows either).
+    /// and writes on writes outside any transaction, and `write` throws that the transaction
+    /// ended inside its block. The action's block threw: its writes stay as SQLite left them,
+    /// and no step of it is recorded (none with no log rows either).
     @Test func aBlockThatCatchesARollbackAndWritesOnRecordsNothing() throws {
         try db.write {
             try $0.execute(

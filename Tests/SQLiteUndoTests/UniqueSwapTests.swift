@@ -224,10 +224,9 @@ import Testing
             }
         }
         let undo = try #require(try stack.undo())
-        let holder = try people.engine.key(
-            ofTable: "people", id: #require(undo.conflicts.first?.heldBy))
-        #expect(holder == ["2"])
         let kept = try #require(undo.conflicts.first)
+        #expect(try people.engine.key(ofTable: "people", id: kept.rowid) == ["1"])
+        #expect(try people.engine.key(ofTable: "people", id: #require(kept.heldBy)) == ["2"])
         #expect(
             undo.conflicts == [
                 UndoConflict(
