@@ -134,11 +134,7 @@ extension UndoStack {
     /// program deleted it).
     private func undoEntry(of step: UndoStep, _ db: Database) throws -> StackEntry {
         let listed = { self.entries.withLock { $0.undo.last { $0.stepID == step.id } } }
-        if let entry = listed(), try UndoLogSchema.hasEntry(entry.id, ofStack: id, db) {
-            return entry
-        }
-        try reload(db)
-        guard let entry = listed() else { throw UndoError.stepNotFound(step.name) }
+        guard let entry = try inFile(listed, db) else { throw UndoError.stepNotFound(step.name) }
         return entry
     }
 

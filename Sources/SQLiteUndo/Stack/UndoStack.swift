@@ -132,14 +132,7 @@ public final class UndoStack: Sendable {
         let target: UndoLogSchema.List = list == .undo ? .redo : .undo
         // Chosen inside the transaction: one queued before it may have filed a barrier (merged
         // into this entry) or replayed this entry already.
-        guard var top = top(of: list) else { return nil }
-        // Another program deleted the history since the lists were read: they are read again, and
-        // what the file lists is replayed.
-        if try !UndoLogSchema.hasEntry(top.id, ofStack: id, db) {
-            try reload(db)
-            guard let listed = self.top(of: list) else { return nil }
-            top = listed
-        }
+        guard let top = try inFile({ self.top(of: list) }, db) else { return nil }
         noting(top)
         let brokenBefore = UndoDiagnostics.isOn ? try UndoDiagnostics.brokenReferences(db) : []
         try closeMergingInFile(except: nil, db)
@@ -361,6 +354,16 @@ public final class UndoStack: Sendable {
         let loaded = try UndoLogSchema.entries(ofStack: id, db)
         entries.withLock { $0 = loaded }
         settings.withLock { $0.fileMayHoldOpenEntries = true }
+    }
+
+    /// The entry `find` picks on the lists, as the file has them: when another program deleted
+    /// it (cleared the history) since the lists were read, they are read again and `find` picks
+    /// again. One lookup of the entry in the file.
+    func inFile(_ find: () -> StackEntry?, _ db: Database) throws -> StackEntry? {
+        guard let entry = find() else { return nil }
+        if try UndoLogSchema.hasEntry(entry.id, ofStack: id, db) { return entry }
+        try reload(db)
+        return find()
     }
 
     /// Reads the lists again when another program deleted some of their entries from the file
