@@ -27,6 +27,8 @@ public final class UndoEngine: Sendable {
     let recorder = BarrierRecorder()
     /// Logs the rows `OR REPLACE` deletes without firing triggers.
     private let replacedRows = ReplacedRows()
+    /// What the statement filing an entry found.
+    let filingReport = FilingReport()
     let stacks = Mutex<[String: UndoStack]>([:])
     /// The replay strategies the engine may use, in order (all of them; tests leave some out
     /// to compare the others' results).
@@ -302,6 +304,7 @@ public final class UndoEngine: Sendable {
         }
         _ = try db.updateValueFeed(named: Self.restoreFunction)
         try replacedRows.install(db)
+        try filingReport.install(db)
     }
 
     private func installTriggers(_ db: Database) throws {

@@ -334,7 +334,8 @@ public final class UndoStack: Sendable {
             takesBack: takesBack)
         guard
             let filed = try UndoLogSchema.file(
-                entry, stack: id, list: list, logStart: start, slots: engine.mostSlots, db)
+                entry, stack: id, list: list, logStart: start, slots: engine.mostSlots,
+                report: engine.filingReport, db)
         else { return nil }
         engine.recorder.noteFiling(logEnd: filed.logEnd)
         if filed.mayPack {

@@ -62,49 +62,27 @@ extension UndoLogSchema {
 
     /// Files `entry` on a stack's list, its span starting at `logStart` and ending at the log's
     /// end, unless the barrier has no log rows (it only made no-op updates, or it is a replay's
-    /// inverse that restored nothing). Returns nil when it was not filed.
+    /// inverse that restored nothing). Returns what the filing found, or nil when it filed
+    /// nothing.
     ///
-    /// One query reads the log's end, whether the barrier has rows and whether one may be packed,
-    /// and a plain `INSERT … VALUES` files the entry. An `INSERT … SELECT … WHERE EXISTS`
-    /// followed by the packing's own query cost a 1-row action about 2 µs more (notes-bench:
-    /// 2.44-2.49 times the untracked transaction against 2.33-2.39).
+    /// One statement reads the log's end, whether the barrier has rows and whether one may be
+    /// packed, and inserts the entry, telling `report` the answers. A query reading them, then
+    /// an `INSERT … VALUES`, cost a 1-row action about a tenth more (notes-bench).
     static func file(
         _ entry: StackEntry, stack stackID: String, list: List, logStart: Int64, slots: Int,
-        _ db: Database
-    ) throws -> FiledEntry? {
-        let state = try db.fetchOne(
-            Row.self, packingSQL(slots: slots).filing,
-            [.integer(logStart), .integer(entry.id), .integer(packingRowLimit)])
-        guard let state, try state.decode(at: 1, as: Bool.self) else { return nil }
+        report: FilingReport, _ db: Database
+    ) throws -> FilingReport.Found? {
+        report.clear()
         try db.execute(
-            insertEntrySQL,
+            packingSQL(slots: slots).filing,
             [
-                .integer(entry.id), .text(stackID), .integer(list.rawValue),
-                .integer(entry.position), .text(entry.name),
-                entry.coalescingKey.map { .text($0) } ?? .null, .real(entry.closedAt),
-                .integer(logStart), state[0], entry.parent.map { .integer($0) } ?? .null,
+                .integer(logStart), .integer(entry.id), .integer(packingRowLimit),
+                .text(stackID), .integer(list.rawValue), .integer(entry.position),
+                .text(entry.name), entry.coalescingKey.map { .text($0) } ?? .null,
+                .real(entry.closedAt), entry.parent.map { .integer($0) } ?? .null,
                 entry.takesBack.map { .integer($0) } ?? .null,
             ])
-        return FiledEntry(
-            mayPack: try state.decode(at: 2, as: Bool?.self) == true,
-            logEnd: try state.decode(at: 0, as: Int64.self))
-    }
-
-    /// One string for the program's life: the statement cache finds it by address.
-    private static let insertEntrySQL = """
-        INSERT INTO \(barriers)
-            (id, stackId, list, position, name, coalescingKey, closedAt, firstSeq, lastSeq,
-            parentStep, takesBack)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
-        """
-
-    /// What `file` found filing an entry.
-    struct FiledEntry {
-        /// Whether some of its log rows may be packed (`packNewEntry` then reads them); false
-        /// when none can be, or when they are too many to be read again.
-        let mayPack: Bool
-        /// The log's highest `seq` then.
-        let logEnd: Int64
+        return report.take()
     }
 
     /// Puts an entry on `list` at its position, reading its log as `entry.inverted` says (an

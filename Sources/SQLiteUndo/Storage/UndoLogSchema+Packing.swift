@@ -66,9 +66,17 @@ extension UndoLogSchema {
         let rows: String
         /// The highest `seq`, whether the entry packed rows, and whether it has rows to pack.
         let state: String
-        /// The highest `seq`, whether the entry has rows, and whether it has rows to pack.
+        /// Inserts the entry `?2` when it has rows, its `lastSeq` the highest `seq`, and tells
+        /// `FilingReport` that `seq` and whether it has rows to pack. Its other arguments are
+        /// the entry's other columns, in `insertedEntryColumns`' order.
         let filing: String
     }
+
+    /// The columns of an entry `PackingSQL.filing` takes from its arguments `?4` on.
+    static let insertedEntryColumns = [
+        "stackId", "list", "position", "name", "coalescingKey", "closedAt", "parentStep",
+        "takesBack",
+    ]
 
     /// The `PackingSQL` of a log of `slots` value slots. The rows to pack are searched only when
     /// they are fewer than `?3`: a bulk statement's thousands are not read again at its commit.
@@ -85,7 +93,11 @@ extension UndoLogSchema {
                 FROM (SELECT \(highestSeq) AS newest)
                 """,
             filing: """
-                SELECT newest, \(hasRows), \(mayPack) FROM (SELECT \(highestSeq) AS newest)
+                INSERT INTO \(barriers)
+                    (id, firstSeq, lastSeq, \(insertedEntryColumns.joined(separator: ", ")))
+                SELECT ?2, ?1, \(FilingReport.function)(newest, \(mayPack)),
+                    \((4..<(4 + insertedEntryColumns.count)).map { "?\($0)" }.joined(separator: ", "))
+                FROM (SELECT \(highestSeq) AS newest) WHERE \(hasRows)
                 """)
         packingSQLs.withLock { $0[slots] = sql }
         return sql
