@@ -206,40 +206,67 @@ import Testing
     /// A value another stack took in another case, under a UNIQUE column that compares without
     /// case: the conflict names the value as the holder holds it, and the stack that wrote it.
     @Test func aValueTakenInAnotherCaseIsNamedAsItIsHeld() throws {
-        let people = try Fixture(
+        let (people, kept) = try undoAfterTheirsTook(
             schema: """
                 CREATE TABLE people(
                     id TEXT PRIMARY KEY, email TEXT UNIQUE COLLATE NOCASE, name TEXT);
                 INSERT INTO people VALUES ('1', 'ann@x', 'Ann'), ('2', 'bob@x', 'Bob');
                 """,
-            tables: ["people"])
-        let stack = people.engine.defaultStack
-        try undoable("Rename") {
-            try people.execute("UPDATE people SET email = 'ann@y', name = 'Annie' WHERE id = '1'")
-        }
-        let theirs = try people.engine.stack(id: "theirs")
-        try withUndoStack(theirs) {
-            try undoable("Take Ann's") {
-                try people.execute("UPDATE people SET email = 'ANN@X' WHERE id = '2'")
-            }
-        }
-        let undo = try #require(try stack.undo())
-        let kept = try #require(undo.conflicts.first)
+            mine: "UPDATE people SET email = 'ann@y', name = 'Annie' WHERE id = '1'",
+            theirs: "UPDATE people SET email = 'ANN@X' WHERE id = '2'",
+            expecting: ("people", "email", kept: "ann@y", restoring: "ann@x", held: "'ANN@X'"))
         #expect(try people.engine.key(ofTable: "people", id: kept.rowid) == ["1"])
         #expect(try people.engine.key(ofTable: "people", id: #require(kept.heldBy)) == ["2"])
         #expect(
+            try people.rows("people") == [["1", "ann@y", "Ann"], ["2", "ANN@X", "Bob"]])
+    }
+
+    /// A key another stack took in another case, under a text key that compares without case:
+    /// the conflict names the key as the holder holds it, and the stack that wrote it.
+    @Test func aKeyTakenInAnotherCaseIsNamedAsItIsHeld() throws {
+        let (tags, kept) = try undoAfterTheirsTook(
+            schema: """
+                CREATE TABLE tags(name TEXT PRIMARY KEY COLLATE NOCASE, note TEXT);
+                INSERT INTO tags VALUES ('ann', 'first');
+                """,
+            mine: "UPDATE tags SET name = 'anne', note = 'renamed' WHERE name = 'ann'",
+            theirs: "INSERT INTO tags VALUES ('ANN', 'theirs')",
+            expecting: ("tags", "name", kept: "anne", restoring: "ann", held: "'ANN'"))
+        #expect(try tags.engine.key(ofTable: "tags", id: kept.rowid) == ["anne"])
+        // The key map spells a key as it first numbered it: the row holds it as 'ANN'.
+        #expect(try tags.engine.key(ofTable: "tags", id: #require(kept.heldBy)) == ["ann"])
+        #expect(try tags.rows("tags") == [["anne", "first"], ["ANN", "theirs"]])
+    }
+
+    /// In a fixture of `schema` tracking the expected table, runs `mine` on the default stack,
+    /// then `theirs` on the stack "theirs", and undoes `mine`: it has to keep one value, which
+    /// `theirs` took in another case. Checks that conflict, its description naming the value as
+    /// `held`, and returns the fixture and the conflict.
+    private func undoAfterTheirsTook(
+        schema: String, mine: String, theirs: String,
+        expecting expected: (
+            table: String, column: String, kept: SQLiteValue, restoring: SQLiteValue,
+            held: String
+        )
+    ) throws -> (Fixture, UndoConflict) {
+        let fixture = try Fixture(schema: schema, tables: [expected.table])
+        try undoable("Mine") { try fixture.execute(mine) }
+        let other = try fixture.engine.stack(id: "theirs")
+        try withUndoStack(other) { try undoable("Theirs") { try fixture.execute(theirs) } }
+        let undo = try #require(try fixture.engine.defaultStack.undo())
+        let kept = try #require(undo.conflicts.first)
+        #expect(
             undo.conflicts == [
                 UndoConflict(
-                    table: "people", rowid: kept.rowid, column: "email", kept: "ann@y",
-                    keptFrom: "theirs", reason: .constraint, restoring: "ann@x",
-                    heldBy: kept.heldBy)
+                    table: expected.table, rowid: kept.rowid, column: expected.column,
+                    kept: expected.kept, keptFrom: "theirs", reason: .constraint,
+                    restoring: expected.restoring, heldBy: kept.heldBy)
             ])
         #expect(
             kept.description
-                == "kept people.email of row \(kept.rowid): row \(kept.heldBy ?? 0) holds 'ANN@X' now"
-        )
-        #expect(
-            try people.rows("people") == [["1", "ann@y", "Ann"], ["2", "ANN@X", "Bob"]])
+                == "kept \(expected.table).\(expected.column) of row \(kept.rowid): "
+                + "row \(kept.heldBy ?? 0) holds \(expected.held) now")
+        return (fixture, kept)
     }
 
     /// A unique value another row holds, on a row whose key the step swapped: the value is

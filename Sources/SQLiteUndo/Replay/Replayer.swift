@@ -373,10 +373,12 @@ struct Replayer {
                     // (the row at the rowid, or the key's number, the row would take).
                     let holder: Int64? =
                         if case .integer(let number) = target { number } else { nil }
-                    record.keep(
-                        UndoConflict(
-                            table: table.name, rowid: rowid, column: column.name, kept: kept,
-                            reason: .constraint, restoring: before, heldBy: holder))
+                    var conflict = UndoConflict(
+                        table: table.name, rowid: rowid, column: column.name, kept: kept,
+                        reason: .constraint, restoring: before, heldBy: holder)
+                    // The key as the holder spells it (in another case, under `COLLATE NOCASE`).
+                    conflict.heldValue = try holder.flatMap { try row($0, of: table)?[column.slot] }
+                    record.keep(conflict)
                     continue
                 }
                 throw RowidTaken()
