@@ -3,7 +3,7 @@ import Synchronization
 
 /// What the statement filing an entry found (`UndoLogSchema.file`), told by the SQL function it
 /// calls for the row it inserts: reading the answers back would take a statement of its own,
-/// which cost a 1-row action about a tenth of its time.
+/// which cost a 1-row action about 5 % of its time (notes-bench, BENCHMARKS.md).
 final class FilingReport: Sendable {
     /// The function's SQL name; its arguments are the log's highest `seq` and whether the
     /// entry has rows to pack, and it returns the first (the entry's `lastSeq`).

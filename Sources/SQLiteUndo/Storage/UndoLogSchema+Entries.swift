@@ -67,7 +67,8 @@ extension UndoLogSchema {
     ///
     /// One statement reads the log's end, whether the barrier has rows and whether one may be
     /// packed, and inserts the entry, telling `report` the answers. A query reading them, then
-    /// an `INSERT … VALUES`, cost a 1-row action about a tenth more (notes-bench).
+    /// an `INSERT … VALUES`, cost a 1-row action about 5 % more (notes-bench: 2.68-2.86 times
+    /// the untracked transaction against 2.51-2.70).
     static func file(
         _ entry: StackEntry, stack stackID: String, list: List, logStart: Int64, slots: Int,
         report: FilingReport, _ db: Database
