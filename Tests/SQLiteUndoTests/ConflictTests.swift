@@ -188,25 +188,76 @@ import Testing
             ])
     }
 
-    /// A row another stack moved to another key since (a changed primary key) is kept whole by
-    /// an undo of an earlier edit of it: the undo does not follow the row to its new key, names
-    /// the stack that moved it, and, having restored nothing, the step leaves history (a known
-    /// limit, in Guarantees.md).
-    @Test func aRowAnotherStackMovedToAnotherKeyIsKeptWhole() throws {
+    /// A row another stack moved to another key since (a changed primary key) is followed
+    /// there: the undo of an earlier edit restores the row's columns at its new key, keeps the
+    /// key, and the redo writes the edit there again.
+    @Test func anUndoFollowsARowAnotherStackMovedToAnotherKey() throws {
         try edit(paneB, "Edit Title", "UPDATE articles SET title = 'B title'")
         try edit(paneA, "Move", "UPDATE articles SET id = 9 WHERE id = 1")
+        let undo = try #require(try paneB.undo())
+        #expect(undo.conflicts == [])
+        #expect(undo.affectedRows == ["articles": [9]])
+        #expect(try articles() == [[9, "Title", "Body", 0]])
+        #expect(try paneB.redo()?.conflicts == [])
+        #expect(try articles() == [[9, "B title", "Body", 0]])
+        try withUndoStack(paneA) { _ = try paneA.undo() }
+        #expect(try articles() == [[1, "B title", "Body", 0]])
+        try paneB.undo()
+        #expect(try articles() == [[1, "Title", "Body", 0]])
+    }
+
+    /// A move another stack made and undid since leaves the row where it was; one it made,
+    /// undid and redid (each an exact replay, which flips its entry) leaves it at the new key,
+    /// and so does a second move: the undo follows them in the order they took effect.
+    @Test func anUndoFollowsMovesUndoneAndRedoneSince() throws {
+        try edit(paneB, "Edit Title", "UPDATE articles SET title = 'B title'")
+        try edit(paneA, "Move", "UPDATE articles SET id = 9 WHERE id = 1")
+        try withUndoStack(paneA) { _ = try paneA.undo() }
+        try withUndoStack(paneA) { _ = try paneA.redo() }
+        try edit(paneA, "Move Again", "UPDATE articles SET id = 4 WHERE id = 9")
+        #expect(try paneB.undo()?.affectedRows == ["articles": [4]])
+        #expect(try articles() == [[4, "Title", "Body", 0]])
+    }
+
+    /// The move of an action that left history (its stack keeps one step) is still followed:
+    /// the log keeps the key changes of actions it drops.
+    @Test func anUndoFollowsAMoveWhoseActionLeftHistory() throws {
+        paneA.levelsOfUndo = 1
+        try edit(paneB, "Edit Title", "UPDATE articles SET title = 'B title'")
+        try edit(paneA, "Move", "UPDATE articles SET id = 9 WHERE id = 1")
+        try edit(paneA, "Rate", "UPDATE articles SET rating = 2 WHERE id = 9")
+        #expect(paneA.state.undo == ["Rate"])
+        #expect(try paneB.undo()?.conflicts == [])
+        #expect(try articles() == [[9, "Title", "Body", 2]])
+    }
+
+    /// A long text the step edited, whose log row keeps only the edit (packed), is rebuilt from
+    /// the row where another stack moved it, and restored there.
+    @Test func anUndoOfALongTextEditFollowsTheRow() throws {
+        let long = String(repeating: "lorem ipsum ", count: 100)
+        try fixture.execute("UPDATE articles SET body = '\(long)'")
+        try edit(paneB, "Type", "UPDATE articles SET body = body || 'x'")
+        try edit(paneA, "Move", "UPDATE articles SET id = 9 WHERE id = 1")
+        #expect(try paneB.undo()?.conflicts == [])
+        #expect(try articles() == [[9, "Title", .text(long), 0]])
+    }
+
+    /// A row moved outside any barrier is not in the log: the undo finds no row at the key it
+    /// knows, keeps the whole row, and the step leaves history.
+    @Test func aRowMovedOutsideAnyBarrierIsKeptWhole() throws {
+        try edit(paneB, "Edit Title", "UPDATE articles SET title = 'B title'")
+        try fixture.execute("UPDATE articles SET id = 9 WHERE id = 1")
         #expect(
             try paneB.undo()?.conflicts == [
-                UndoConflict(table: "articles", rowid: 1, column: nil, kept: nil, keptFrom: "A")
+                UndoConflict(table: "articles", rowid: 1, column: nil, kept: nil)
             ])
         #expect(try articles() == [[9, "B title", "Body", 0]])
         #expect(paneB.state == UndoStackState(undo: [], redo: []))
-        try withUndoStack(paneA) { _ = try paneA.undo() }
-        #expect(try articles() == [[1, "B title", "Body", 0]])
     }
 
-    /// A row that moved away from its key leaves its writes there behind: a row inserted at
-    /// that key outside any barrier since is nobody's, even with the value the moved row had
+    /// A row that moved away from its key takes its writes along: the undo follows it to its
+    /// new key and names who wrote the value kept there, and a row inserted at the old key
+    /// outside any barrier since, even with the value the moved row had, is left as it is
     /// (model-based test, seed 3, step 16999).
     @Test func aRowThatMovedAwayTakesItsWritesAlong() throws {
         let paneC = try fixture.engine.stack(id: "C")
@@ -216,7 +267,8 @@ import Testing
         try fixture.execute("INSERT INTO articles VALUES (1, 'same', 'Body', 0)")
         #expect(
             try paneA.undo()?.conflicts == [
-                UndoConflict(table: "articles", rowid: 1, column: "title", kept: "same")
+                UndoConflict(
+                    table: "articles", rowid: 9, column: "title", kept: "same", keptFrom: "C")
             ])
         #expect(try articles() == [[1, "same", "Body", 0], [9, "same", "Body", 0]])
     }

@@ -85,7 +85,8 @@ struct Article: Table {
                 "sqliteundo_barriers", "sqliteundo_barriers_flippedAt",
                 "sqliteundo_barriers_flips", "sqliteundo_barriers_openToMerging",
                 "sqliteundo_barriers_superseded", "sqliteundo_columns",
-                "sqliteundo_log", "sqliteundo_merge_breaks", "sqliteundo_migrations",
+                "sqliteundo_log", "sqliteundo_log_moves", "sqliteundo_merge_breaks",
+                "sqliteundo_migrations",
                 "sqliteundo_retired_moves", "sqliteundo_retired_moves_order", "sqliteundo_tables",
             ])
         let plan = try fixture.db.read {

@@ -225,6 +225,60 @@ import Testing
         #expect(restored.map(\.isUndone) == [true])
     }
 
+    /// A row another stack gave a new key since an action edited it (a rename, in every kind
+    /// of keyed table) is followed there: the undo restores its value at the new key, and the
+    /// event names the row by it.
+    @Test(arguments: singleKeySchemas)
+    func anUndoFollowsARowAnotherStackRekeyed(schema: String) throws {
+        let (db, engine) = try tracked(schema, "INSERT INTO t VALUES (X'01', 'one')")
+        try followsTheRow(
+            db, engine, edit: "UPDATE t SET v = 'ONE' WHERE k = X'01'",
+            rekey: "UPDATE t SET k = X'09' WHERE k = X'01'",
+            expecting: (key: [.blob([9])], rows: [[.blob([9]), "one"]]))
+    }
+
+    /// The same through a key of two columns, and through `ON UPDATE CASCADE` changing the key
+    /// of a join table's row when its parent is renamed.
+    @Test func anUndoFollowsARowRekeyedThroughACompositeKeyOrACascade() throws {
+        let (pairs, pairsEngine) = try tracked(
+            "CREATE TABLE t(a TEXT, b INTEGER, v, PRIMARY KEY(a, b))",
+            "INSERT INTO t VALUES ('x', 1, 'old')")
+        try followsTheRow(
+            pairs, pairsEngine, edit: "UPDATE t SET v = 'new'",
+            rekey: "UPDATE t SET b = 2 WHERE a = 'x'",
+            expecting: (key: ["x", 2], rows: [["x", 2, "old"]]))
+        let (tags, tagsEngine) = try tracked(
+            """
+            PRAGMA foreign_keys = ON;
+            CREATE TABLE tags(name TEXT PRIMARY KEY NOT NULL);
+            CREATE TABLE t(noteId INTEGER NOT NULL,
+                tag TEXT NOT NULL REFERENCES tags(name) ON UPDATE CASCADE, v,
+                PRIMARY KEY(noteId, tag)) WITHOUT ROWID;
+            INSERT INTO tags VALUES ('home');
+            INSERT INTO t VALUES (1, 'home', 'old');
+            """)
+        try followsTheRow(
+            tags, tagsEngine, edit: "UPDATE t SET v = 'new'",
+            rekey: "UPDATE tags SET name = 'house'",
+            expecting: (key: [1, "house"], rows: [[1, "house", "old"]]))
+    }
+
+    /// Runs `edit` on the stack "mine", then `rekey` on "theirs", and undoes "mine": it restores
+    /// the row, which `expected.key` names now, without a conflict, to `expected.rows`.
+    private func followsTheRow(
+        _ db: DatabaseQueue, _ engine: UndoEngine, edit: String, rekey: String,
+        expecting expected: (key: [SQLiteValue], rows: [[SQLiteValue]])
+    ) throws {
+        let mine = try engine.stack(id: "mine")
+        let theirs = try engine.stack(id: "theirs")
+        try withUndoStack(mine) { try undoable("Edit") { try execute(db, edit) } }
+        try withUndoStack(theirs) { try undoable("Rekey") { try execute(db, rekey) } }
+        let event = try #require(try mine.undo())
+        #expect(event.conflicts == [])
+        #expect(event.keys(forTable: "t") == [expected.key])
+        #expect(try rows(db) == expected.rows)
+    }
+
     /// A key another stack gave a new row since an action renamed a row away from it: the undo
     /// keeps the new name, restores the rest, and names the key, the row holding it and the
     /// stack that put it there.

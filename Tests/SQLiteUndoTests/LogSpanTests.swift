@@ -123,7 +123,7 @@ import Testing
             indexes.sorted() == [
                 "sqliteundo_barriers_flippedAt", "sqliteundo_barriers_flips",
                 "sqliteundo_barriers_openToMerging", "sqliteundo_barriers_superseded",
-                "sqliteundo_retired_moves_order",
+                "sqliteundo_log_moves", "sqliteundo_retired_moves_order",
             ])
         let migrations = try db.read {
             try Migrator.appliedMigrations($0, recordTable: "sqliteundo_migrations")
@@ -136,6 +136,7 @@ import Testing
                 "sqliteundo-9-kept-by-replay", "sqliteundo-10-closed-to-merging",
                 "sqliteundo-11-retired-arrivals", "sqliteundo-12-packed-changes",
                 "sqliteundo-13-steps", "sqliteundo-14-merge-breaks", "sqliteundo-15-tree",
+                "sqliteundo-16-key-moves",
             ])
         let names = { try db.read { try $0.fetchAll(String.self, "SELECT name FROM items") } }
         let a = try engine.stack(id: "a")

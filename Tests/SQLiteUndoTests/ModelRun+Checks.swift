@@ -149,7 +149,8 @@ extension ModelRun {
             return "take back gave \(event.kind) \(event.name), model: undo \(name)"
         }
         var written: [String: Set<Int64>] = [:]
-        for change in expected.step.changes {
+        // The step's rows, and where the take-back found them (another action moved them since).
+        for change in expected.step.changes + expected.rowsFound {
             written[change.table, default: []].formUnion(
                 [change.original, change.current].compactMap { $0 })
         }

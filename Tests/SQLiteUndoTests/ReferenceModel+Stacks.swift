@@ -162,6 +162,8 @@ extension ReferenceModel {
         var outcome: Replay
         /// The barrier taken back.
         var step: BarrierRecord
+        /// Its net changes, each row named where the take-back found it (`following`).
+        var rowsFound: [RowChange]
         /// The take-back's record: what it wrote (filed only when it wrote something).
         var record: BarrierRecord
         /// The columns it kept: changed since to a value neither the step's nor the one before.
@@ -180,11 +182,14 @@ extension ReferenceModel {
         let registered = undo[owner, default: []].filter { !$0.isOpen }
         guard registered.indices.contains(depth) else { return nil }
         let step = registered[registered.count - 1 - depth]
+        // Read before the take-back writes: its own key changes come after the step.
+        let found = following(step.changes.filter(Self.isEffective), movedAfter: step)
         var record: BarrierRecord? = BarrierRecord(name: "Take back \(step.name)", id: recordID)
         let kept = revertKeepingTakenCodes(step, into: &record)
         guard let record else { return nil }
         guard let kept else {
-            return TakeBack(outcome: .failed, step: step, record: record, kept: [])
+            return TakeBack(
+                outcome: .failed, step: step, rowsFound: found, record: record, kept: [])
         }
         coalescible[taker] = nil
         if record.wrote {
@@ -195,7 +200,8 @@ extension ReferenceModel {
             undo[taker, default: []].append(filed)
             keepRedoAndTrim(taker, to: Self.levels)
         }
-        return TakeBack(outcome: .replayed, step: step, record: record, kept: kept)
+        return TakeBack(
+            outcome: .replayed, step: step, rowsFound: found, record: record, kept: kept)
     }
 
     /// Reverts `record` (see `revert`), keeping each `code` of `t` it would put back that
@@ -207,13 +213,17 @@ extension ReferenceModel {
         _ record: BarrierRecord, into inverse: inout BarrierRecord?
     ) -> Set<KeptCell>? {
         let saved = tables
+        let savedMoves = keyMoves.count
         let fresh = inverse
         var keeping = TakenCodes()
         while true {
             let reverted = revert(record, into: &inverse, keeping: keeping)
             guard let duplicates = duplicateCodes() else { return reverted.kept }
-            let more = takenCodes(among: duplicates, written: reverted.codesWritten)
+            let more = takenCodes(
+                among: duplicates, written: reverted.codesWritten,
+                releasedAt: releaseTimes(of: record, at: saved, written: reverted.codesWritten))
             tables = saved
+            keyMoves.removeLast(keyMoves.count - savedMoves)
             inverse = fresh
             guard !more.isEmpty, !keeping.contains(more) else { return nil }
             keeping.formUnion(more)
@@ -244,6 +254,27 @@ extension ReferenceModel {
         var codesWritten: [Int64: (codes: TakenCodes, lastTouch: Int)] = [:]
     }
 
+    /// For each code of `t` a row held when the replay of `record` began (`saved`), when that
+    /// row's own revert let it go (the `lastTouch` of its change: a code it wrote, or the row
+    /// it inserted, deleted); codes held by rows the replay does not touch are left out.
+    private func releaseTimes(
+        of record: BarrierRecord, at saved: [String: [Int64: StoredRow]],
+        written: [Int64: (codes: TakenCodes, lastTouch: Int)]
+    ) -> [SQLiteValue: Int] {
+        var times: [SQLiteValue: Int] = [:]
+        for (rowid, row) in saved["t", default: [:]] {
+            guard let code = row.values["code"], code != .null else { continue }
+            if let write = written[rowid] {
+                times[code] = write.lastTouch
+            } else if let inserted = record.changes.first(where: {
+                $0.table == "t" && $0.original == nil && $0.current == rowid
+            }), tables["t"]?[rowid] == nil {
+                times[code] = inserted.lastTouch
+            }
+        }
+        return times
+    }
+
     /// The rowids of `t` sharing each non-NULL `code` held twice or more, or nil when none is.
     private func duplicateCodes() -> [[Int64]]? {
         var holders: [SQLiteValue: [Int64]] = [:]
@@ -261,15 +292,23 @@ extension ReferenceModel {
     /// collide: a step replayed inside it took the code in between), the row it reverts first,
     /// the one the barrier changed last, takes the code, and the others keep theirs.
     private func takenCodes(
-        among duplicates: [[Int64]], written: [Int64: (codes: TakenCodes, lastTouch: Int)]
+        among duplicates: [[Int64]], written: [Int64: (codes: TakenCodes, lastTouch: Int)],
+        releasedAt: [SQLiteValue: Int]
     ) -> TakenCodes {
         var taken = TakenCodes()
         for rowids in duplicates {
             let writes = rowids.compactMap { rowid in written[rowid].map { (rowid, $0) } }
-            // The row that takes the code when the replay gave it to every row of the group.
-            let first =
-                writes.count < rowids.count
-                ? nil : writes.max { $0.1.lastTouch < $1.1.lastTouch }?.0
+                .sorted { $0.1.lastTouch > $1.1.lastTouch }
+            // The row that takes the code when the replay gave it to every row of the group:
+            // the first reverted once the row holding it when the replay began let it go (its
+            // own revert comes earlier), or, when none comes after that, the first of all (in
+            // the next round).
+            let code = tables["t"]?[rowids[0]]?.values["code"] ?? .null
+            let release = releasedAt[code]
+            let afterRelease = writes.first { write in
+                release.map { write.1.lastTouch < $0 } ?? true
+            }
+            let first = writes.count < rowids.count ? nil : (afterRelease ?? writes.first)?.0
             for (rowid, write) in writes where rowid != first { taken.formUnion(write.codes) }
         }
         return taken
@@ -284,7 +323,7 @@ extension ReferenceModel {
         _ record: BarrierRecord, into inverse: inout BarrierRecord?,
         keeping taken: TakenCodes = TakenCodes()
     ) -> Reverted {
-        let changes = record.changes.filter(Self.isEffective)
+        let changes = following(record.changes.filter(Self.isEffective), movedAfter: record)
         for change in changes.reversed() {
             guard change.original == nil, let rowid = change.current,
                 let current = row(change.table, rowid),
@@ -316,6 +355,65 @@ extension ReferenceModel {
             }
         }
         return reverted
+    }
+
+    /// `changes` with each row the barrier updated in place (its key the same before and after)
+    /// that the barriers' and replays' key changes after the barrier's last write moved, named
+    /// by the key it has now: each move applies to the row then at its old key, in the order
+    /// they took effect; a delete ends a row's path, and a row another row came to the key of
+    /// stays named by that key. Rows that end at one key together, at a key another of the
+    /// changes names, or deleted since, are left where the barrier left them.
+    func following(_ changes: [RowChange], movedAfter record: BarrierRecord)
+        -> [RowChange]
+    {
+        let last = record.changes.map(\.lastTouch).max() ?? 0
+        // The first move after it (the journal is in the order of `at`).
+        var start = keyMoves.startIndex
+        var end = keyMoves.endIndex
+        while start < end {
+            let middle = (start + end) / 2
+            if keyMoves[middle].at > last { end = middle } else { start = middle + 1 }
+        }
+        guard start < keyMoves.endIndex else { return changes }
+        var paths: [RowKey: [Int]] = [:]
+        for (index, change) in changes.enumerated() {
+            guard let rowid = change.current, change.original == rowid else { continue }
+            paths[RowKey(table: change.table, rowid: rowid), default: []].append(index)
+        }
+        var stopped: [(key: RowKey, rows: [Int])] = []
+        for move in keyMoves[start...] {
+            // Another row came to the key: the row there left it unrecorded; named by it still.
+            if let to = move.to, move.from != to,
+                let rows = paths.removeValue(forKey: RowKey(table: move.table, rowid: to))
+            {
+                stopped.append((RowKey(table: move.table, rowid: to), rows))
+            }
+            guard let from = move.from,
+                let rows = paths.removeValue(forKey: RowKey(table: move.table, rowid: from))
+            else { continue }
+            if let to = move.to {  // else deleted
+                paths[RowKey(table: move.table, rowid: to), default: []] += rows
+            }
+        }
+        let ends = Dictionary(
+            paths.map { ($0.key, $0.value) } + stopped.map { ($0.key, $0.rows) },
+            uniquingKeysWith: +)
+        // A key another change of the barrier names stays that change's alone.
+        let named = Set(
+            changes.flatMap { change in
+                [change.original, change.current].compactMap { rowid in
+                    rowid.map { RowKey(table: change.table, rowid: $0) }
+                }
+            })
+        var followed = changes
+        for (key, rows) in ends where rows.count == 1 && !named.contains(key) {
+            if key.rowid != changes[rows[0]].current {
+                print()
+            }
+            followed[rows[0]].original = key.rowid
+            followed[rows[0]].current = key.rowid
+        }
+        return followed
     }
 
     /// A row recorded before a migration added columns, with their defaults.

@@ -131,6 +131,19 @@ struct ReferenceModel {
     var open: [String: Set<Int>] = [:]
     /// Counts changes, for `StoredRow.changedAt` and `BarrierRecord.firstTouch`.
     var sequence = 0
+    /// Every key change, insert and delete a barrier or a replay made (the log's), in the order
+    /// they took effect: an undo follows there a row its step changed in place that moved since.
+    var keyMoves: [KeyMove] = []
+
+    struct KeyMove {
+        var table: String
+        /// Nil for an insert.
+        var from: Int64?
+        /// Nil for a delete.
+        var to: Int64?
+        /// The `sequence` of the move.
+        var at: Int
+    }
     /// The row a change outside any barrier last took away from each key (a delete, or a move
     /// to another key), until a recorded change brings a row there: the log saw neither, so to
     /// the engine a row inserted there outside any barrier is that row with new values (see
@@ -173,6 +186,7 @@ struct ReferenceModel {
             if let trail { keepTrail(of: trail, replacedAt: rowid, in: table) }
             return
         }
+        keyMoves.append(KeyMove(table: table, from: nil, to: rowid, at: sequence))
         if let index = record.byRow[key], record.changes[index].current == nil {
             // deleted then inserted again at the same rowid: an update from the original
             record.changes[index].current = rowid
@@ -230,6 +244,9 @@ struct ReferenceModel {
         touch(RowKey(table: table, rowid: rowid), in: &barrier)
         touch(RowKey(table: table, rowid: newRowid), in: &barrier)
         guard var record = barrier else { return true }
+        if rowid != newRowid {
+            keyMoves.append(KeyMove(table: table, from: rowid, to: newRowid, at: sequence))
+        }
         let key = RowKey(table: table, rowid: rowid)
         let index: Int
         if let existing = record.byRow[key], record.changes[existing].current == rowid {
@@ -267,6 +284,7 @@ struct ReferenceModel {
         trails[key] = barrier == nil ? removed : nil
         touch(key, in: &barrier)
         guard var record = barrier else { return }
+        keyMoves.append(KeyMove(table: table, from: rowid, to: nil, at: sequence))
         if let index = record.byRow[key], record.changes[index].current == rowid {
             if record.changes[index].original == nil {
                 record.changes.remove(at: index)

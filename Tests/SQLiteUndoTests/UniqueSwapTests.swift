@@ -306,10 +306,53 @@ import Testing
     }
 
     /// Two rows that swapped keys in a rotation of codes come back to their keys even when no
-    /// code can: the rotation's last value went with a row another stack moved away since. A row
-    /// parked with its code set aside saw another row take the code it held, so the replay parks
-    /// it again by its key alone (model-based test, seed 147, step 12872).
+    /// code can: the rotation's last value went with a row another program moved away since
+    /// (outside any barrier: the undo cannot follow it). A row parked with its code set aside saw
+    /// another row take the code it held, so the replay parks it again by its key alone
+    /// (model-based test, seed 147, step 12872).
     @Test func keysSwappedBesideCodesThatCannotComeBackStillSwapBack() throws {
+        try rotateCodesAndSwapKeys()
+        try fixture.execute("UPDATE slots SET id = 50 WHERE id = 4")
+        let event = try #require(try fixture.engine.defaultStack.undo())
+        #expect(
+            try fixture.rows("slots") == [
+                [1, "z", "one"], [2, "x", "two"], [3, "w", "three"], [50, "y", "four"],
+            ])
+        // Rows named by their keys when the undo began, the rows holding a code by their keys
+        // after it.
+        #expect(
+            event.conflicts == [
+                UndoConflict(table: "slots", rowid: 4, column: nil, kept: nil),
+                UndoConflict(
+                    table: "slots", rowid: 2, column: "code", kept: "z", reason: .constraint,
+                    restoring: "x", heldBy: 2),
+                UndoConflict(
+                    table: "slots", rowid: 1, column: "code", kept: "x", reason: .constraint,
+                    restoring: "y", heldBy: 50),
+                UndoConflict(
+                    table: "slots", rowid: 3, column: "code", kept: "w", reason: .constraint,
+                    restoring: "z", heldBy: 1),
+            ])
+    }
+
+    /// The same rotation, the row moved away by another stack: the undo follows it to its new
+    /// key, and every code and key comes back.
+    @Test func codesRotatedWithARowAnotherStackMovedAllComeBack() throws {
+        try rotateCodesAndSwapKeys()
+        let theirs = try fixture.engine.stack(id: "theirs")
+        try withUndoStack(theirs) {
+            try undoable("Move") { try fixture.execute("UPDATE slots SET id = 50 WHERE id = 4") }
+        }
+        #expect(try fixture.engine.defaultStack.undo()?.conflicts == [])
+        #expect(
+            try fixture.rows("slots") == [
+                [1, "x", "one"], [2, "y", "two"], [3, "z", "three"], [50, "w", "four"],
+            ])
+    }
+
+    /// A step rotating the codes of four rows (through placeholders) and swapping the keys of
+    /// the first two.
+    private func rotateCodesAndSwapKeys() throws {
         try fixture.execute("INSERT INTO slots VALUES (4, 'w', 'four')")
         try change(
             """
@@ -324,30 +367,6 @@ import Testing
             UPDATE slots SET id = 1 WHERE id = 2;
             UPDATE slots SET id = 2 WHERE id = 100;
             """)
-        let theirs = try fixture.engine.stack(id: "theirs")
-        try withUndoStack(theirs) {
-            try undoable("Move") { try fixture.execute("UPDATE slots SET id = 50 WHERE id = 4") }
-        }
-        let event = try #require(try fixture.engine.defaultStack.undo())
-        #expect(
-            try fixture.rows("slots") == [
-                [1, "z", "one"], [2, "x", "two"], [3, "w", "three"], [50, "y", "four"],
-            ])
-        // Rows named by their keys when the undo began, the rows holding a code by their keys
-        // after it.
-        #expect(
-            event.conflicts == [
-                UndoConflict(table: "slots", rowid: 4, column: nil, kept: nil, keptFrom: "theirs"),
-                UndoConflict(
-                    table: "slots", rowid: 2, column: "code", kept: "z", reason: .constraint,
-                    restoring: "x", heldBy: 2),
-                UndoConflict(
-                    table: "slots", rowid: 1, column: "code", kept: "x", keptFrom: "theirs",
-                    reason: .constraint, restoring: "y", heldBy: 50),
-                UndoConflict(
-                    table: "slots", rowid: 3, column: "code", kept: "w", reason: .constraint,
-                    restoring: "z", heldBy: 1),
-            ])
     }
 
     @Test func aKeySomeoneElseTookIsKeptAsAConflict() throws {

@@ -48,6 +48,17 @@ struct EntryReplay {
     func revert(entry id: Int64, inverted: Bool, inverse: Barrier, engine: UndoEngine) throws
         -> Reverted
     {
+        // A row another action moved to another key since is restored where it is now: only
+        // the row-by-row replay reads the rows by other keys than the entry's own.
+        let rows = try FollowedRows(entry: id, tables: Array(tables.keys), db)
+        if rows.time != nil,
+            let followed = try rows.following(
+                UndoLogSchema.netChanges(ofEntry: id, inverted: inverted, db))
+        {
+            return try UndoContext.withBarrier(inverse) {
+                try rowByRow(followed, inverse: inverse, engine: engine)
+            }
+        }
         let skippingTriggers = try SkippingTriggers(db)
         if strategies.contains(.exact) {
             var exact = BatchReplay(
@@ -85,16 +96,17 @@ struct EntryReplay {
                         affected: batch.affectedRows, conflicts: batch.conflicts, exact: false)
                 }
             }
-            return try rowByRow(entry: id, inverted: inverted, inverse: inverse, engine: engine)
+            return try rowByRow(
+                UndoLogSchema.netChanges(ofEntry: id, inverted: inverted, db), inverse: inverse,
+                engine: engine)
         }
     }
 
-    /// The row-by-row replay: a replay that would leave a reference to a row that is gone is
-    /// rolled back and done again keeping those references as they are.
-    private func rowByRow(entry id: Int64, inverted: Bool, inverse: Barrier, engine: UndoEngine)
-        throws -> Reverted
+    /// The row-by-row replay of an entry's net `changes`: a replay that would leave a reference
+    /// to a row that is gone is rolled back and done again keeping those references as they are.
+    private func rowByRow(_ changes: [NetChange], inverse: Barrier, engine: UndoEngine) throws
+        -> Reverted
     {
-        let changes = try UndoLogSchema.netChanges(ofEntry: id, inverted: inverted, db)
         var keeping: Set<KeptColumn> = []
         var unparkable: Set<RowKey> = []
         var parkedByRowidOnly: Set<RowKey> = []

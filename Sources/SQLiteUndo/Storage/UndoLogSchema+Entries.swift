@@ -352,8 +352,7 @@ extension UndoLogSchema {
     /// effect: an undo's from its first row on). Two cursors merged, so that a reader who stops
     /// at a recent write reads only the log's end.
     final class WritesNewestFirst {
-        private let cursors: [RowCursor]
-        private var heads: [Row?]
+        private let rows: MergedLogRows
 
         /// Columns: old and new rowid, mask, old and new value, stack, inverted, barrier, when
         /// the row took effect, the flip's order (nil when unflipped), whether it is packed, and
@@ -387,27 +386,14 @@ extension UndoLogSchema {
                 FROM \(retiredMoves) WHERE tableId = ?1
                 ORDER BY tookEffect DESC, flipOrder DESC, sub DESC
                 """, [.integer(table)])
-            cursors = [unflipped, flipped, retired]
-            heads = try cursors.map { try $0.next() }
+            rows = try MergedLogRows(
+                [unflipped, flipped, retired], timeColumn: 8, flipOrderColumn: 9,
+                newestFirst: true)
         }
 
         /// The next row of the three, newest first: by when it took effect, then (flips with no
         /// log row between them) by the flip's order.
-        func next() throws -> Row? {
-            var newest: (index: Int, order: (Double, Int64))?
-            for (index, head) in heads.enumerated() {
-                guard let head else { continue }
-                let order = (
-                    try head.decode(at: 8, as: Double.self),
-                    try head.decode(at: 9, as: Int64?.self) ?? 0
-                )
-                if newest.map({ order > $0.order }) ?? true { newest = (index, order) }
-            }
-            guard let newest else { return nil }
-            let row = heads[newest.index]
-            heads[newest.index] = try cursors[newest.index].next()
-            return row
-        }
+        func next() throws -> Row? { try rows.next() }
     }
 
     /// The log rows of `barrier` in `table` that write column `slot` or change a key, up to

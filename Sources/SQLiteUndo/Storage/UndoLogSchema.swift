@@ -88,6 +88,7 @@ enum UndoLogSchema {
         migrator.registerMigration("sqliteundo-13-steps", addSteps)
         migrator.registerMigration("sqliteundo-14-merge-breaks", addMergeBreaks)
         migrator.registerMigration("sqliteundo-15-tree", addTree)
+        migrator.registerMigration("sqliteundo-16-key-moves", addKeyMovesIndex)
         return migrator
     }
 
