@@ -56,9 +56,19 @@ struct FollowedRows {
     /// deleted since.
     func keysNow(ofTable table: Int64, _ keys: [Int64]) throws -> [Int64: Int64] {
         guard let time, !keys.isEmpty else { return [:] }
+        // A row leaves its key only by a key change from it: where none left one of `keys`,
+        // the log's inserts and deletes (every row since, not indexed) need not be read.
+        let starts = Set(keys)
+        guard
+            try UndoLogSchema.keyMoves(
+                ofTable: table, after: time, insertsAndDeletes: false, db
+            ).contains(where: { $0.old.map(starts.contains) ?? false })
+        else { return [:] }
         var followed = Dictionary(grouping: keys) { $0 }
         var stopped: [(key: Int64, rows: [Int64])] = []
-        for move in try UndoLogSchema.keyMoves(ofTable: table, after: time, db) {
+        for move in try UndoLogSchema.keyMoves(
+            ofTable: table, after: time, insertsAndDeletes: true, db)
+        {
             if let new = move.new, move.old != new, let rows = followed.removeValue(forKey: new) {
                 stopped.append((new, rows))
             }

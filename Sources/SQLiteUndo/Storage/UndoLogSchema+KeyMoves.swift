@@ -18,6 +18,13 @@ extension UndoLogSchema {
             "CREATE INDEX IF NOT EXISTS \(log)_moves ON \(log)(seq) WHERE \(isKeyMove(""))")
     }
 
+    /// SQL true for a log row (of the table `alias`) that puts a row at a key or takes it from
+    /// one: an insert, a delete or a key change.
+    private static func isKeyEvent(_ alias: String) -> String {
+        let prefix = alias.isEmpty ? "" : alias + "."
+        return "\(prefix)oldRowid IS NOT \(prefix)newRowid"
+    }
+
     /// SQL true for a log row (of the table `alias`) that moves a row to another key. Written
     /// the same everywhere, so that SQLite reads such rows by the index `addKeyMovesIndex` adds.
     private static func isKeyMove(_ alias: String) -> String {
@@ -32,26 +39,9 @@ extension UndoLogSchema {
     static func timeToFollow(entry id: Int64, inTables tables: [Int64], _ db: Database) throws
         -> EffectTime?
     {
-        // Read from the entry's first row on (a bound below its last, one lookup): the exact
-        // time is read only when some key change may follow it.
         guard
             let row = try db.fetchOne(
-                Row.self,
-                """
-                SELECT b.flippedAt, b.flipOrder, b.firstSeq,
-                    EXISTS (SELECT 1 FROM \(log) l WHERE \(isKeyMove("l"))
-                        AND l.seq > coalesce(b.flippedAt, b.firstSeq) AND l.barrier != b.id)
-                    OR EXISTS (SELECT 1 FROM \(barriers) f INDEXED BY \(barriers)_flippedAt
-                        CROSS JOIN \(log) l
-                        ON l.seq BETWEEN f.firstSeq AND f.lastSeq AND \(isKeyMove("l"))
-                        WHERE f.flippedAt >= coalesce(b.flippedAt, b.firstSeq) AND f.id != b.id
-                            AND +l.barrier = f.id)
-                    OR EXISTS (SELECT 1 FROM \(retiredMoves)
-                        WHERE tableId IN (SELECT value FROM json_each(?2))
-                            AND tookEffect >= coalesce(b.flippedAt, b.firstSeq)
-                            AND oldRowid != newRowid)
-                FROM \(barriers) b WHERE b.id = ?1
-                """, [.integer(id), .text(tables.jsonArray)]),
+                Row.self, followCheck, [.integer(id), .text(tables.jsonArray)]),
             try row.decode(at: 3, as: Bool.self)
         else { return nil }
         if let flippedAt = try row.decode(at: 0, as: Double?.self) {
@@ -63,47 +53,99 @@ extension UndoLogSchema {
         return EffectTime(at: Double(last ?? first), flipOrder: 0)
     }
 
-    /// The key changes, inserts and deletes of `table` that took effect after `time`, oldest
-    /// first, each as it took effect (a flipped entry's read the way it reads now): the rows of
-    /// entries in history, and those of actions that left it (`retiredMoves`). An insert has no
-    /// old key, a delete no new one.
-    /// Read only when a key change followed the entry (`timeToFollow`): the log's rows after it
-    /// are read, not only its key changes.
-    static func keyMoves(ofTable table: Int64, after time: EffectTime, _ db: Database) throws
-        -> [(old: Int64?, new: Int64?)]
-    {
+    /// The key changes of `table` that took effect after `time`, oldest first, each as it took
+    /// effect (a flipped entry's read the way it reads now): the rows of entries in history, and
+    /// those of actions that left it (`retiredMoves`); with `insertsAndDeletes`, its inserts (no
+    /// old key) and deletes (no new key) too.
+    /// Key changes alone are read through their index (`addKeyMovesIndex`); inserts and deletes
+    /// are not indexed (an index would cost every insert and delete captured a write), so with
+    /// them every log row after `time` is read.
+    static func keyMoves(
+        ofTable table: Int64, after time: EffectTime, insertsAndDeletes: Bool, _ db: Database
+    ) throws -> [(old: Int64?, new: Int64?)] {
         let arguments: [SQLiteValue] = [.integer(table), .real(time.at), .integer(time.flipOrder)]
-        let leaves = "l.oldRowid IS NOT l.newRowid"
-        let unflipped = try db.fetchCursor(
-            """
-            SELECT l.oldRowid, l.newRowid, l.seq, NULL FROM \(log) l
-            WHERE l.seq > ?2 AND +l.tableId = ?1 AND \(leaves)
-                AND (SELECT flipOrder FROM \(barriers) WHERE id = l.barrier) IS NULL
-            ORDER BY l.seq
-            """, Array(arguments.prefix(2)))
-        let flipped = try db.fetchCursor(
-            """
-            SELECT CASE WHEN b.inverted THEN l.newRowid ELSE l.oldRowid END,
-                CASE WHEN b.inverted THEN l.oldRowid ELSE l.newRowid END, b.flippedAt, b.flipOrder
-            FROM \(barriers) b INDEXED BY \(barriers)_flippedAt CROSS JOIN \(log) l
-            ON l.seq BETWEEN b.firstSeq AND b.lastSeq
-            WHERE b.flippedAt >= ?2 AND (b.flippedAt > ?2 OR b.flipOrder > ?3)
-                AND +l.barrier = b.id AND +l.tableId = ?1 AND \(leaves)
-            ORDER BY b.flipOrder, CASE WHEN b.inverted THEN -l.seq ELSE l.seq END
-            """, arguments)
-        let retired = try db.fetchCursor(
-            """
-            SELECT oldRowid, newRowid, tookEffect, flipOrder FROM \(retiredMoves)
-            WHERE tableId = ?1 AND tookEffect >= ?2
-                AND (tookEffect > ?2 OR coalesce(flipOrder, 0) > ?3)
-            ORDER BY tookEffect, flipOrder, sub
-            """, arguments)
+        let reads = insertsAndDeletes ? everyKeyEventRead : keyChangeRead
         let rows = try MergedLogRows(
-            [unflipped, flipped, retired], timeColumn: 2, flipOrderColumn: 3, newestFirst: false)
+            [
+                try db.fetchCursor(reads.unflipped, Array(arguments.prefix(2))),
+                try db.fetchCursor(reads.flipped, arguments),
+                try db.fetchCursor(reads.retired, arguments),
+            ], timeColumn: 2, flipOrderColumn: 3, newestFirst: false)
         var moves: [(old: Int64?, new: Int64?)] = []
         while let row = try rows.next() {
             moves.append((try row.decode(at: 0), try row.decode(at: 1)))
         }
         return moves
     }
+
+    /// The statements that read the log's key changes after an entry: each reads its rows
+    /// through an index, or by a range of `seq` (`KeyMoveReadTests` reads their plans). Without
+    /// the index named, SQLite may build an automatic index over the whole log at every undo.
+    static var keyMoveReads: [String] {
+        [keyChangeRead, everyKeyEventRead].flatMap { [$0.unflipped, $0.flipped, $0.retired] }
+            + [followCheck]
+    }
+
+    /// `timeToFollow`'s statement (?1 the entry, ?2 the tables, a JSON array). It reads from
+    /// the entry's first row on (a bound below its last, one lookup): the exact time is read
+    /// only when some key change may follow it.
+    private static let followCheck = """
+        SELECT b.flippedAt, b.flipOrder, b.firstSeq,
+            EXISTS (SELECT 1 FROM \(log) l INDEXED BY \(log)_moves WHERE \(isKeyMove("l"))
+                AND l.seq > coalesce(b.flippedAt, b.firstSeq) AND l.barrier != b.id)
+            OR EXISTS (SELECT 1 FROM \(barriers) f INDEXED BY \(barriers)_flippedAt
+                CROSS JOIN \(log) l INDEXED BY \(log)_moves
+                ON l.seq BETWEEN f.firstSeq AND f.lastSeq AND \(isKeyMove("l"))
+                WHERE f.flippedAt >= coalesce(b.flippedAt, b.firstSeq) AND f.id != b.id
+                    AND +l.barrier = f.id)
+            OR EXISTS (SELECT 1 FROM \(retiredMoves)
+                WHERE tableId IN (SELECT value FROM json_each(?2))
+                    AND tookEffect >= coalesce(b.flippedAt, b.firstSeq)
+                    AND oldRowid != newRowid)
+        FROM \(barriers) b WHERE b.id = ?1
+        """
+
+    /// `keyMoves`' statements: its reads of the rows of entries not flipped (?1 the table, ?2
+    /// the time), of entries flipped after the time, at their flips, read the way each reads
+    /// now (?3: the flip's order at that time), and of actions that left history.
+    private struct KeyEventReads {
+        let unflipped: String
+        let flipped: String
+        let retired: String
+
+        init(insertsAndDeletes: Bool) {
+            let read =
+                insertsAndDeletes
+                ? (log: "\(log) l NOT INDEXED", rows: isKeyEvent("l"), retired: "")
+                : (
+                    log: "\(log) l INDEXED BY \(log)_moves", rows: isKeyMove("l"),
+                    retired: " AND oldRowid != newRowid"
+                )
+            unflipped = """
+                SELECT l.oldRowid, l.newRowid, l.seq, NULL FROM \(read.log)
+                WHERE l.seq > ?2 AND +l.tableId = ?1 AND \(read.rows)
+                    AND (SELECT flipOrder FROM \(barriers) WHERE id = l.barrier) IS NULL
+                ORDER BY l.seq
+                """
+            flipped = """
+                SELECT CASE WHEN b.inverted THEN l.newRowid ELSE l.oldRowid END,
+                    CASE WHEN b.inverted THEN l.oldRowid ELSE l.newRowid END, b.flippedAt,
+                    b.flipOrder
+                FROM \(barriers) b INDEXED BY \(barriers)_flippedAt CROSS JOIN \(read.log)
+                ON l.seq BETWEEN b.firstSeq AND b.lastSeq AND +l.tableId = ?1 AND \(read.rows)
+                WHERE b.flippedAt >= ?2 AND (b.flippedAt > ?2 OR b.flipOrder > ?3)
+                    AND +l.barrier = b.id
+                ORDER BY b.flipOrder, CASE WHEN b.inverted THEN -l.seq ELSE l.seq END
+                """
+            retired = """
+                SELECT oldRowid, newRowid, tookEffect, flipOrder FROM \(retiredMoves)
+                WHERE tableId = ?1 AND tookEffect >= ?2
+                    AND (tookEffect > ?2 OR coalesce(flipOrder, 0) > ?3)\(read.retired)
+                ORDER BY tookEffect, flipOrder, sub
+                """
+        }
+    }
+
+    private static let keyChangeRead = KeyEventReads(insertsAndDeletes: false)
+    private static let everyKeyEventRead = KeyEventReads(insertsAndDeletes: true)
 }
