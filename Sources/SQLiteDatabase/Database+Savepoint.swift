@@ -14,6 +14,7 @@ extension Database {
             try? execute("ROLLBACK TO sqlitedatabase_savepoint")
             try? execute("RELEASE sqlitedatabase_savepoint")
             restoreChangedRowCounts(counted)
+            forgetSchemaMemos()
             throw error
         }
     }

@@ -65,6 +65,8 @@ public final class Database {
     @exclusivity(unchecked) var isPreUpdateHookInstalled = false
     /// The update value feed functions registered on this connection, by name.
     var updateValueFeeds: [String: UpdateValueFeed] = [:]
+    /// The values `memoized` keeps, by key, with the schema version they were read at.
+    var schemaMemos: [String: (version: Int64, value: Any)] = [:]
 
     init(handle: OpaquePointer) {
         self.handle = handle
@@ -209,6 +211,12 @@ public final class Database {
 
     /// How many prepared statements the connection keeps for reuse.
     var cachedStatementCount: Int { statementCache.count }
+
+    /// How many times SQLite prepared each cached statement again (`Statement.timesPreparedAgain`),
+    /// by SQL: tests check that repeated work does not parse its SQL again.
+    func timesCachedStatementsWerePreparedAgain() -> [String: Int] {
+        statementCache.statements.mapValues(\.timesPreparedAgain)
+    }
 
     func cachedStatement(_ sql: String) throws -> Statement {
         if let statement = statementCache.statement(for: sql) { return statement }

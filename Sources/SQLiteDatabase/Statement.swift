@@ -23,6 +23,12 @@ final class Statement {
         String(cString: sqlite3_column_name(handle, $0))
     }
 
+    /// How many times SQLite prepared the statement again since it was first prepared: a schema
+    /// change or a pragma expired it, or it was planned for a bound value that changed.
+    var timesPreparedAgain: Int {
+        Int(sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_REPREPARE, 0))
+    }
+
     func bind(_ arguments: [SQLiteValue]) throws {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)

@@ -54,6 +54,9 @@ struct StatementCache {
 
     var count: Int { entries.count }
 
+    /// The cached statements, by SQL.
+    var statements: [String: Statement] { entries.mapValues(\.statement) }
+
     /// Keeps `statement` for `sql`, dropping the least recently used one when full (a statement
     /// still stepped elsewhere lives on until that use ends).
     mutating func insert(_ statement: Statement, for sql: String) {

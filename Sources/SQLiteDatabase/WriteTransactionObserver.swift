@@ -41,6 +41,7 @@ extension Database {
     }
 
     func notifyRollback() {
+        forgetSchemaMemos()
         for entry in writeObservers { entry.observer?.didRollback(self) }
     }
 }

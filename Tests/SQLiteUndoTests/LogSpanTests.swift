@@ -136,7 +136,7 @@ import Testing
                 "sqliteundo-9-kept-by-replay", "sqliteundo-10-closed-to-merging",
                 "sqliteundo-11-retired-arrivals", "sqliteundo-12-packed-changes",
                 "sqliteundo-13-steps", "sqliteundo-14-merge-breaks", "sqliteundo-15-tree",
-                "sqliteundo-16-key-moves",
+                "sqliteundo-16-key-moves", "sqliteundo-17-key-moves-unbound",
             ])
         let names = { try db.read { try $0.fetchAll(String.self, "SELECT name FROM items") } }
         let a = try engine.stack(id: "a")

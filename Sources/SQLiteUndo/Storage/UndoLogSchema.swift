@@ -89,6 +89,7 @@ enum UndoLogSchema {
         migrator.registerMigration("sqliteundo-14-merge-breaks", addMergeBreaks)
         migrator.registerMigration("sqliteundo-15-tree", addTree)
         migrator.registerMigration("sqliteundo-16-key-moves", addKeyMovesIndex)
+        migrator.registerMigration("sqliteundo-17-key-moves-unbound", replaceKeyMovesIndex)
         return migrator
     }
 
@@ -304,9 +305,11 @@ enum UndoLogSchema {
 
     /// How many value slots the log has now.
     static func slotCount(_ db: Database) throws -> Int {
-        let names = try db.fetchAll(
-            String.self, "SELECT name FROM pragma_table_info(?)", [.text(log)])
-        return names.filter { $0.hasPrefix("o") && Int($0.dropFirst()) != nil }.count
+        try db.memoized("\(log).slots") {
+            let names = try db.fetchAll(
+                String.self, "SELECT name FROM pragma_table_info(?)", [.text(log)])
+            return names.filter { $0.hasPrefix("o") && Int($0.dropFirst()) != nil }.count
+        }
     }
 
     /// Adds value columns to the log until it has `count` slots.

@@ -1,0 +1,24 @@
+extension Database {
+    /// The value `compute` works out from the main schema (the columns of a table), kept for
+    /// this connection under `key` and worked out again only once the schema changed
+    /// (`PRAGMA schema_version`) or a rollback may have taken back the change it was read
+    /// after. Reading a table's columns through `pragma_table_info` parses a statement at each
+    /// use; reading the schema's version runs one already prepared.
+    public func memoized<T>(_ key: String, untilTheSchemaChanges compute: () throws -> T) throws
+        -> T
+    {
+        let version = try fetchOne(Int64.self, "PRAGMA main.schema_version") ?? 0
+        if let kept = schemaMemos[key], kept.version == version, let value = kept.value as? T {
+            return value
+        }
+        let value = try compute()
+        schemaMemos[key] = (version, value)
+        return value
+    }
+
+    /// Forgets the memos of `memoized`: a rollback puts the schema's version back, and a later
+    /// change could give a different schema the version a memo was read at.
+    func forgetSchemaMemos() {
+        schemaMemos = [:]
+    }
+}
