@@ -32,13 +32,47 @@ import Testing
             for _ in 0..<4 { try stack.redo() }
             #expect(try fixture.rows() == done)
         }
-        // The first undos and redos prepare their statements, some of them before the engine's
-        // last schema changes of its setup; what counts is what the next ones add.
-        try cycle()
-        let preparedBefore = try fixture.db.read { $0.timesCachedStatementsWerePreparedAgain() }
-        for _ in 0..<3 { try cycle() }
-        let preparedAgain = try fixture.db.read { $0.timesCachedStatementsWerePreparedAgain() }
-            .filter { $0.value > preparedBefore[$0.key, default: 0] }
+        let preparedAgain = try statementsPreparedAgain(repeating: cycle, on: fixture)
         #expect(preparedAgain.isEmpty, "prepared again: \(preparedAgain)")
+    }
+
+    /// An undo or redo that adds or removes a row other rows reference runs with foreign key
+    /// checks immediate when it is small and breaks no reference: `defer_foreign_keys` would
+    /// make SQLite prepare every statement of the connection again (it did at every such undo).
+    @Test func undoingAnAddedReferencedRowDoesNotPrepareStatementsAgain() throws {
+        let fixture = try Fixture()
+        try fixture.execute("INSERT INTO items(id, name) VALUES (1, 'a')")
+        let stack = fixture.engine.defaultStack
+        try undoable("Add Item") {
+            try fixture.execute("INSERT INTO items(id, name) VALUES (2, 'b')")
+        }
+        try undoable("Add Part") {
+            try fixture.execute("INSERT INTO parts(id, itemId, label) VALUES (1, 2, 'bolt')")
+        }
+        try undoable("Remove Item") { try fixture.execute("DELETE FROM items WHERE id = 1") }
+        let cycle = {
+            for _ in 0..<3 { try stack.undo() }
+            #expect(try fixture.rows() == [[1, "a", .null, 0]])
+            #expect(try fixture.rows("parts") == [])
+            for _ in 0..<3 { try stack.redo() }
+            #expect(try fixture.rows() == [[2, "b", .null, 0]])
+            #expect(try fixture.rows("parts") == [[1, 2, "bolt"]])
+        }
+        let preparedAgain = try statementsPreparedAgain(repeating: cycle, on: fixture)
+        #expect(preparedAgain.isEmpty, "prepared again: \(preparedAgain)")
+    }
+
+    /// The cached statements SQLite prepared again while `cycle` ran three times, with how
+    /// many times each was before. The first run of `cycle` prepares its statements, some of
+    /// them before the engine's last schema changes of its setup: it runs once before the
+    /// count.
+    private func statementsPreparedAgain(
+        repeating cycle: () throws -> Void, on fixture: Fixture
+    ) throws -> [String: Int] {
+        try cycle()
+        let before = try fixture.db.read { $0.timesCachedStatementsWerePreparedAgain() }
+        for _ in 0..<3 { try cycle() }
+        return try fixture.db.read { $0.timesCachedStatementsWerePreparedAgain() }
+            .filter { $0.value > before[$0.key, default: 0] }
     }
 }

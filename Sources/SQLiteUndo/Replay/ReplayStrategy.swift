@@ -115,7 +115,7 @@ struct EntryReplay {
                 return try db.savepoint {
                     var replayer = Replayer(
                         db: db, tables: tables, foreignKeys: foreignKeys, keeping: keeping,
-                        mergesText: engine.mergesText)
+                        foreignKeysDeferred: foreignKeysDeferred, mergesText: engine.mergesText)
                     replayer.unparkable = unparkable
                     replayer.parkedByRowidOnly = parkedByRowidOnly
                     let changedBefore = changedRowCount()

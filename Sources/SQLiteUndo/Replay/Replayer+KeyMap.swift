@@ -15,7 +15,9 @@ extension Replayer {
             return try write(sql, values + [.integer(at)]) ? at : nil
         }
         let names = keyMap.columns.map(\.name.quotedIdentifier).joined(separator: ", ")
-        let keys = try db.fetchReplayRows(sql + " RETURNING \(names)", values + [.integer(at)])
+        let keys = try checkingReferences {
+            try db.fetchReplayRows(sql + " RETURNING \(names)", values + [.integer(at)])
+        }
         record.noteWrites(keys.count)
         guard let key = keys.first else { return nil }
         return try keyMap.number(of: keyMap.columns.indices.map { key[$0] }, db)

@@ -59,17 +59,39 @@ struct Replayer {
 
     /// Whether a text column someone changed since is merged (`UndoEngine.mergeText`).
     let mergesText: (_ table: String, _ column: String) -> Bool
+    /// Whether foreign key checks wait for the commit; while they are immediate, a write that
+    /// fails one ends the replay (`ReferenceBrokenMidway`).
+    let foreignKeysDeferred: Bool
 
     init(
         db: Database, tables: [Int64: TrackedTable], foreignKeys: ForeignKeys,
-        keeping: Set<KeptColumn> = [],
+        keeping: Set<KeptColumn> = [], foreignKeysDeferred: Bool = true,
         mergesText: @escaping (_ table: String, _ column: String) -> Bool = { _, _ in false }
     ) {
         self.db = db
         self.tables = tables
         self.foreignKeys = foreignKeys
         self.keeping = keeping
+        self.foreignKeysDeferred = foreignKeysDeferred
         self.mergesText = mergesText
+    }
+
+    /// A write of a replay run with foreign key checks immediate failed one: the replay is
+    /// taken back and run again with them deferred (`UndoEngine.revert`), which reverts every
+    /// row first and then keeps what would still point at a row that is gone. Not an
+    /// `SQLiteError`, so that no round of the replay takes it for a row to try again.
+    struct ReferenceBrokenMidway: Error {}
+
+    /// Runs a write of the replay, ending it at a failed foreign key check while checks are
+    /// immediate.
+    func checkingReferences<T>(_ write: () throws -> T) throws -> T {
+        do {
+            return try write()
+        } catch let error as SQLiteError
+            where error.code == .foreignKeyConstraint && !foreignKeysDeferred
+        {
+            throw ReferenceBrokenMidway()
+        }
     }
 
     /// A row to delete that another row still references, maybe only until a later change of
@@ -435,7 +457,7 @@ struct Replayer {
     /// nothing: an application's trigger skipped the row (`RAISE(IGNORE)`).
     @discardableResult
     mutating func write(_ sql: String, _ arguments: [SQLiteValue]) throws -> Bool {
-        try db.executeReplay(sql, arguments)
+        try checkingReferences { try db.executeReplay(sql, arguments) }
         record.noteWrites(db.changesCount)
         return db.changesCount > 0
     }

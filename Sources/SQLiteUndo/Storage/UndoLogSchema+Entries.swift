@@ -331,19 +331,25 @@ extension UndoLogSchema {
             [.integer(start), .integer(barrier)])
     }
 
-    /// Whether a filed barrier's log inserts, deletes or moves (changes the key of) a row of one
-    /// of the tables `ids`; read either way, it does the same.
+    /// Whether a filed barrier's log spans at least `rows` log rows (its span of `seq`: an upper
+    /// bound of its own rows) and inserts, deletes or moves (changes the key of) a row of one of
+    /// the tables `ids`; read either way, it does the same. A shorter log is not read.
     static func insertsDeletesOrMoves(
-        barrier: Int64, ofTables ids: [Int64], _ db: Database
+        barrier: Int64, ofTables ids: [Int64], spanningAtLeast rows: Int, _ db: Database
     ) throws -> Bool {
         guard !ids.isEmpty else { return false }
         return try db.fetchOne(
             Int.self,
             """
-            SELECT EXISTS (SELECT 1 FROM \(log) WHERE \(filedRows())
-                AND (kind != ?2 OR oldRowid IS NOT newRowid)
-                AND tableId IN (SELECT value FROM json_each(?3)))
-            """, [.integer(barrier), .integer(Kind.update.rawValue), .text(ids.jsonArray)]) == 1
+            SELECT (SELECT lastSeq - firstSeq + 1 FROM \(barriers) WHERE id = ?1) >= ?4
+                AND EXISTS (SELECT 1 FROM \(log) WHERE \(filedRows())
+                    AND (kind != ?2 OR oldRowid IS NOT newRowid)
+                    AND tableId IN (SELECT value FROM json_each(?3)))
+            """,
+            [
+                .integer(barrier), .integer(Kind.update.rawValue), .text(ids.jsonArray),
+                .integer(Int64(rows)),
+            ]) == 1
     }
 
     /// The log rows of one table that change a column slot or a key, in the order they took
