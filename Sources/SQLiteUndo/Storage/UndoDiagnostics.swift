@@ -20,8 +20,11 @@ enum UndoDiagnostics {
 
     /// The references that point at no row, as `PRAGMA foreign_key_check` lists them.
     static func brokenReferences(_ db: Database) throws -> Set<Row> {
-        Set(try db.fetchAll(Row.self, "PRAGMA foreign_key_check"))
+        Set(try db.fetchAll(Row.self, referenceCheck))
     }
+
+    /// The statement `brokenReferences` runs (SQLite prepares it again at each run).
+    static let referenceCheck = "PRAGMA foreign_key_check"
 
     /// Checks a replay's result; `brokenBefore` are the references that pointed at no row
     /// before it (another program's writes with foreign keys off): only new ones fail.
