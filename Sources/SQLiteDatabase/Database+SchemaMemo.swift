@@ -4,15 +4,21 @@ extension Database {
     /// (`PRAGMA schema_version`) or a rollback may have taken back the change it was read
     /// after. Reading a table's columns through `pragma_table_info` parses a statement at each
     /// use; reading the schema's version runs one already prepared.
-    public func memoized<T>(_ key: String, untilTheSchemaChanges compute: () throws -> T) throws
-        -> T
-    {
-        let version = try fetchOne(Int64.self, "PRAGMA main.schema_version") ?? 0
-        if let kept = schemaMemos[key], kept.version == version, let value = kept.value as? T {
+    ///
+    /// - Parameter includingTemp: whether the value is read from the connection's `temp`
+    ///   schema too (its triggers, say), whose changes leave the main schema's version as it is.
+    public func memoized<T>(
+        _ key: String, includingTemp: Bool = false, untilTheSchemaChanges compute: () throws -> T
+    ) throws -> T {
+        var versions = [try fetchOne(Int64.self, "PRAGMA main.schema_version") ?? 0]
+        if includingTemp {
+            versions.append(try fetchOne(Int64.self, "PRAGMA temp.schema_version") ?? 0)
+        }
+        if let kept = schemaMemos[key], kept.versions == versions, let value = kept.value as? T {
             return value
         }
         let value = try compute()
-        schemaMemos[key] = (version, value)
+        schemaMemos[key] = (versions, value)
         return value
     }
 

@@ -65,8 +65,8 @@ public final class Database {
     @exclusivity(unchecked) var isPreUpdateHookInstalled = false
     /// The update value feed functions registered on this connection, by name.
     var updateValueFeeds: [String: UpdateValueFeed] = [:]
-    /// The values `memoized` keeps, by key, with the schema version they were read at.
-    var schemaMemos: [String: (version: Int64, value: Any)] = [:]
+    /// The values `memoized` keeps, by key, with the schema versions they were read at.
+    var schemaMemos: [String: (versions: [Int64], value: Any)] = [:]
 
     init(handle: OpaquePointer) {
         self.handle = handle

@@ -58,4 +58,30 @@ import Testing
         }
         #expect(reads == 4)
     }
+    /// A memo read from the temp schema too is read again once either schema changed.
+    @Test func aMemoIncludingTempIsReadAgainWhenTheTempSchemaChanged() throws {
+        let queue = try DatabaseQueue()
+        var reads = 0
+        func triggers(_ db: Database) throws -> [String] {
+            try db.memoized("triggers", includingTemp: true) {
+                reads += 1
+                return try db.fetchAll(
+                    String.self,
+                    """
+                    SELECT name FROM main.sqlite_schema WHERE type = 'trigger' UNION ALL
+                    SELECT name FROM temp.sqlite_schema WHERE type = 'trigger' ORDER BY 1
+                    """)
+            }
+        }
+        try queue.write { db in
+            try db.execute("CREATE TABLE t(a)")
+            #expect(try triggers(db) == [])
+            try db.execute("CREATE TEMP TRIGGER x AFTER INSERT ON main.t BEGIN SELECT 1; END")
+            #expect(try triggers(db) == ["x"])
+            #expect(try triggers(db) == ["x"])
+            try db.execute("CREATE TRIGGER y AFTER DELETE ON t BEGIN SELECT 1; END")
+            #expect(try triggers(db) == ["x", "y"])
+        }
+        #expect(reads == 3)
+    }
 }

@@ -68,4 +68,29 @@ import Testing
         #expect(!skipping.maySkip(onTable: "ITEMS", .insert))
         #expect(!skipping.maySkip(onTable: "ITEMS", .delete))
     }
+    /// The triggers are read once per schema: a trigger added or dropped later, in the main
+    /// schema or the connection's temp one (which leaves the main schema's version as it is),
+    /// is seen by the next replay.
+    @Test func aTriggerAddedOrDroppedLaterIsSeen() throws {
+        let db = try DatabaseQueue()
+        try db.write { db in
+            try db.execute("CREATE TABLE items(id INTEGER PRIMARY KEY, locked INTEGER)")
+            #expect(try !SkippingTriggers(db).maySkip(onTable: "items", .insert))
+            try db.execute(
+                """
+                CREATE TEMP TRIGGER guard BEFORE INSERT ON main.items WHEN NEW.locked
+                BEGIN SELECT RAISE(IGNORE); END;
+                """)
+            #expect(try SkippingTriggers(db).maySkip(onTable: "items", .insert))
+            #expect(try !SkippingTriggers(db).maySkip(onTable: "items", .delete))
+            try db.execute(
+                """
+                CREATE TRIGGER keep BEFORE DELETE ON items WHEN OLD.locked
+                BEGIN SELECT RAISE(IGNORE); END;
+                DROP TRIGGER temp.guard;
+                """)
+            #expect(try !SkippingTriggers(db).maySkip(onTable: "items", .insert))
+            #expect(try SkippingTriggers(db).maySkip(onTable: "items", .delete))
+        }
+    }
 }

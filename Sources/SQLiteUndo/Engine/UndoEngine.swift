@@ -381,9 +381,9 @@ public final class UndoEngine: Sendable {
         }
         do {
             return try db.savepoint { try attempt(deferring: false) }
-        } catch SQLiteError.foreignKeyConstraint where keys.exist {
-            return try attempt(deferring: true)
-        } catch is Replayer.ReferenceBrokenMidway {
+        } catch SQLiteError.foreignKeyConstraint where keys.exist,
+            is Replayer.ReferenceBrokenMidway
+        {
             return try attempt(deferring: true)
         }
     }

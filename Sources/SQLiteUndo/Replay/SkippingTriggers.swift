@@ -5,10 +5,10 @@ import SQLiteDatabase
 /// per statement and sees a row it could not write; a set-wide statement could not tell which,
 /// so the set-wide replays leave a part to it when a trigger may skip one of the part's rows.
 ///
-/// Read from each trigger's `CREATE TRIGGER` text once per replay, for every table (an
-/// application may add a trigger at any time): the event (`INSERT`, `DELETE`, `UPDATE [OF columns]`) is read from its
-/// head; a trigger whose head cannot be read counts for every statement, which only makes the
-/// replay slower.
+/// Read from each trigger's `CREATE TRIGGER` text, for every table, and read again whenever the
+/// main or the temp schema changed (an application may add a trigger at any time): the event
+/// (`INSERT`, `DELETE`, `UPDATE [OF columns]`) is read from its head; a trigger whose head
+/// cannot be read counts for every statement, which only makes the replay slower.
 struct SkippingTriggers {
     /// What fires a trigger: a statement of `kind` (nil: any, the head was not understood),
     /// and for an update, one setting one of `columns` (nil: any column).
@@ -21,8 +21,14 @@ struct SkippingTriggers {
     private let events: [String: [Event]]
 
     /// The triggers whose text names `RAISE` and `IGNORE` (a trigger that merely names both
-    /// counts too), in one read of the schema.
+    /// counts too), read from the schema again only once it changed.
     init(_ db: Database) throws {
+        events = try db.memoized("sqliteundo.skippingTriggers", includingTemp: true) {
+            try Self.events(db)
+        }
+    }
+
+    private static func events(_ db: Database) throws -> [String: [Event]] {
         let triggers = try db.fetchAll(
             Row.self,
             """
@@ -38,7 +44,7 @@ struct SkippingTriggers {
             events[table.lowercased(), default: []].append(
                 Self.event(of: try trigger.decode(at: 1)))
         }
-        self.events = events
+        return events
     }
 
     /// Whether a trigger on `table` may skip a row of a statement that `kind`s rows (an
