@@ -12,9 +12,8 @@ import Testing
 
     init() throws {
         fixture = try Fixture(
-            schema: """
-                CREATE TABLE clock(now INTEGER NOT NULL);
-                INSERT INTO clock VALUES (0);
+            schema: Fixture.clockSchema
+                + """
                 CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT, body TEXT,
                     updatedAt INTEGER NOT NULL DEFAULT 0, folderId INTEGER);
                 CREATE TRIGGER notes_stamp AFTER UPDATE ON notes
@@ -57,12 +56,8 @@ import Testing
     }
 
     func at(_ time: Int64, _ name: String, _ sql: String) throws {
-        try setClock(time)
+        try fixture.setClock(time)
         try withUndoStack(pane) { try undoable(name) { try fixture.execute(sql) } }
-    }
-
-    func setClock(_ time: Int64) throws {
-        try withUndoDisabled { try fixture.execute("UPDATE clock SET now = ?", [.integer(time)]) }
     }
 
     /// Every tracked table, whole.
@@ -85,7 +80,7 @@ import Testing
         let end = try state()
         #expect(end[0] == [[1, "Groceries", "milk", 2, .null]])
 
-        try setClock(3)
+        try fixture.setClock(3)
         #expect(try pane.undo()?.conflicts == [])
         #expect(try state() == titled)
         #expect(try pane.undo()?.conflicts == [])
@@ -94,7 +89,7 @@ import Testing
         #expect(try state() == start)
         try checkSearchIndex()
 
-        try setClock(4)
+        try fixture.setClock(4)
         for expected in [created, titled, end] {
             #expect(try pane.redo()?.conflicts == [])
             #expect(try state() == expected)
@@ -115,7 +110,7 @@ import Testing
         for id in 1...12 {
             try at(Int64(id), "Edit Title", "UPDATE notes SET title = 'new' WHERE id = \(id)")
         }
-        try setClock(20)
+        try fixture.setClock(20)
         var statements: [Int] = []
         for _ in 1...12 {
             #expect(try pane.undo()?.conflicts == [])
@@ -156,12 +151,12 @@ import Testing
         try at(6, "Edit Body", "UPDATE notes SET body = 'z' WHERE id = 1")
         let end = try state()
         #expect(end[2] == [[1, "Inbox", 6]])
-        try setClock(9)
+        try fixture.setClock(9)
         #expect(try pane.undo()?.conflicts == [])
         #expect(try fixture.rows("folders") == [[1, "Inbox", 5]])
         #expect(try pane.undo()?.conflicts == [])
         #expect(try state() == start)
-        try setClock(10)
+        try fixture.setClock(10)
         #expect(try pane.redo()?.conflicts == [])
         #expect(try pane.redo()?.conflicts == [])
         #expect(try state() == end)
@@ -182,7 +177,7 @@ import Testing
             try fixture.execute("INSERT INTO notes VALUES (1, 'a', 'x', 0, 1)")
         }
         let start = try state()
-        try setClock(5)
+        try fixture.setClock(5)
         try withUndoStack(pane) {
             try undoable("Lock And Edit") {
                 try fixture.execute("UPDATE folders SET name = 'locked Inbox' WHERE id = 1")
@@ -191,10 +186,10 @@ import Testing
         }
         let end = try state()
         #expect(end[2] == [[1, "locked Inbox", 5]])
-        try setClock(9)
+        try fixture.setClock(9)
         #expect(try pane.undo()?.conflicts == [])
         #expect(try state() == start)
-        try setClock(10)
+        try fixture.setClock(10)
         #expect(try pane.redo()?.conflicts == [])
         #expect(try state() == end)
     }
@@ -216,7 +211,7 @@ import Testing
         try at(1, "Edit Title", "UPDATE notes SET title = 'Groceries' WHERE id = 1")
         try at(2, "Edit Body", "UPDATE notes SET body = 'milk' WHERE id = 1")
         let end = try state()
-        try setClock(3)
+        try fixture.setClock(3)
         for _ in 0..<3 { #expect(try pane.undo()?.conflicts == []) }
         #expect(try state() == start)
         for _ in 0..<3 { #expect(try pane.redo()?.conflicts == []) }
@@ -228,13 +223,13 @@ import Testing
         try at(
             1, "New Note", "INSERT INTO notes(id, title, body, updatedAt) VALUES (1, 't', '', 1)")
         try at(2, "Edit Body", "UPDATE notes SET body = 'mine' WHERE id = 1")
-        try setClock(3)
+        try fixture.setClock(3)
         try withUndoStack(other) {
             try undoable("Edit Title") {
                 try fixture.execute("UPDATE notes SET title = 'theirs' WHERE id = 1")
             }
         }
-        try setClock(4)
+        try fixture.setClock(4)
         let event = try pane.undo()
         // The body is mine to take back; the title and the time its edit stamped are theirs.
         #expect(try fixture.rows("notes") == [[1, "theirs", "", 3, .null]])

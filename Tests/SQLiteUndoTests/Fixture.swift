@@ -30,6 +30,17 @@ struct Fixture {
         }
     }
 
+    /// SQL creating a `clock` table of one row, `now` = 0, that application triggers read the
+    /// time from (an untracked table the tests set with `setClock`).
+    static let clockSchema =
+        "CREATE TABLE clock(now INTEGER NOT NULL); INSERT INTO clock VALUES (0);"
+
+    /// Sets the schema's `clock` table (one row, `now`), which its application triggers read
+    /// the time from, outside any barrier.
+    func setClock(_ time: Int64) throws {
+        try withUndoDisabled { try execute("UPDATE clock SET now = ?", [.integer(time)]) }
+    }
+
     /// How many rows of barriers the undo log holds (not the one that keeps its highest `seq`).
     func logCount() throws -> Int {
         try db.read {

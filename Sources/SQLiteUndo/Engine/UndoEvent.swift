@@ -72,7 +72,8 @@ public struct UndoConflict: Sendable, Equatable, CustomStringConvertible {
         /// Restoring it would break a CHECK, NOT NULL or UNIQUE constraint as the rows are now
         /// (another program wrote, with the checks off, a value the schema forbids, or another
         /// row took a unique value), or an application's trigger skipped the write
-        /// (`RAISE(IGNORE)`: a row locked since).
+        /// (`RAISE(IGNORE)`: a row locked since) or writes the value again at every write of the
+        /// row (an unguarded `updatedAt` stamp).
         case constraint
     }
 

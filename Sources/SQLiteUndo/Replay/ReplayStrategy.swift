@@ -120,13 +120,24 @@ struct EntryReplay {
                     replayer.parkedByRowidOnly = parkedByRowidOnly
                     let changedBefore = changedRowCount()
                     try replayer.revertAll(changes)
+                    var conflicts = replayer.conflicts
                     if changedRowCount() - changedBefore != replayer.writes,
                         let start = inverse.logStart(in: engine)
                     {
-                        try SideEffectRepair(
+                        // What triggers write again at every write, kept, unless kept already.
+                        let kept = try SideEffectRepair(
                             db: db, tables: tables, intended: replayer.intended,
                             inverse: inverse.id, logStart: start
                         ).run()
+                        conflicts += kept.filter { keptByTriggers in
+                            !conflicts.contains {
+                                ($0.table, $0.rowid, $0.column)
+                                    == (
+                                        keptByTriggers.table, keptByTriggers.rowid,
+                                        keptByTriggers.column
+                                    )
+                            }
+                        }
                     }
                     // Everything kept: what the replay wrote (rows parked out of the way, and
                     // what triggers wrote) is set back, and its inverse changes nothing.
@@ -137,8 +148,7 @@ struct EntryReplay {
                     // (another program deleted a parent with foreign keys off): not its doing.
                     try foreignKeys.check(replayer.affectedRows, db, ignoring: keeping)
                     return Reverted(
-                        affected: replayer.affectedRows, conflicts: replayer.conflicts,
-                        exact: false)
+                        affected: replayer.affectedRows, conflicts: conflicts, exact: false)
                 }
             } catch let broken as ReferencesBroken where !broken.columns.isSubset(of: keeping) {
                 keeping.formUnion(broken.columns)

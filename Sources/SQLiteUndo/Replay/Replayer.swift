@@ -298,11 +298,16 @@ struct Replayer {
         if let current = try row(rowid, of: table) {
             // Taken by a row this replay moves away or deletes: wait for it.
             if !isLastRound, isMovedByThisReplay(.integer(rowid), in: table) { throw RowidTaken() }
-            // Already back as it was (a cascade restored it) is no conflict.
+            // Already back as it was (a cascade restored it, or an application trigger fired
+            // by the replay wrote the same row) is no conflict, and the row stays.
             let isAsItWas = !table.columns.contains {
                 current[$0.slot] != change.before[$0.slot]?.value
             }
-            if isAsItWas { return }
+            if isAsItWas {
+                record.setIntendedColumns(
+                    key, change.before.mapValues(\.expression), merging: false)
+                return
+            }
             // Free when the replay began and not written by its own statements: an application
             // trigger fired by the replay (an audit row) took the rowid, a side effect the row
             // makes way for.
