@@ -18,6 +18,14 @@ import Testing
         "CREATE TABLE t(k BLOB PRIMARY KEY, v ANY) STRICT",
     ]
 
+    /// A table `t` keyed by `k` with two values `v` and `w`, in every kind of key and by a rowid.
+    static let twoValueSchemas = [
+        "CREATE TABLE t(k TEXT PRIMARY KEY, v, w)",
+        "CREATE TABLE t(k TEXT PRIMARY KEY NOT NULL, v, w) WITHOUT ROWID",
+        "CREATE TABLE t(k INTEGER PRIMARY KEY DESC, v, w)",
+        "CREATE TABLE t(k INTEGER PRIMARY KEY, v, w)",
+    ]
+
     private func rows(_ db: DatabaseQueue, _ table: String = "t") throws -> [[SQLiteValue]] {
         try db.read { db in
             try db.fetchAll(Row.self, "SELECT * FROM \(table) ORDER BY 1, 2").map(\.values)
@@ -223,6 +231,53 @@ import Testing
         let restored = try engine.history(of: Keyed.self, key: ["x", 1])
         #expect(restored.map(\.stackID) == ["mine"])
         #expect(restored.map(\.isUndone) == [true])
+    }
+
+    /// A row kept whole (another stack edited the row this action inserted) is named as that
+    /// stack's work, also when the undoing stack undid an edit of the same row in between,
+    /// whose undo wrote the row after the other stack did.
+    @Test(arguments: twoValueSchemas)
+    func aRowKeptWholeIsNamedAsTheOtherStacksWork(schema: String) throws {
+        let (db, engine) = try tracked(schema)
+        let mine = try engine.stack(id: "mine")
+        let theirs = try engine.stack(id: "theirs")
+        try withUndoStack(mine) {
+            try undoable("Add") { try execute(db, "INSERT INTO t VALUES (1, 1, 'a')") }
+            try undoable("Edit") { try execute(db, "UPDATE t SET w = 'b'") }
+        }
+        try withUndoStack(theirs) {
+            try undoable("Theirs") { try execute(db, "UPDATE t SET v = 2") }
+        }
+        #expect(try mine.undo()?.conflicts == [])
+        let undo = try #require(try mine.undo())
+        #expect(undo.conflicts.map(\.keptFrom) == ["theirs"])
+        #expect(undo.conflicts.map(\.column) == [nil])
+        #expect(try rows(db).map { Array($0[1...]) } == [[2, "a"]])
+    }
+
+    /// A row this action inserted that another stack gave a new key since is someone else's
+    /// change: the undo keeps it, at its new key, and names it and that stack.
+    @Test(arguments: twoValueSchemas)
+    func anInsertedRowAnotherStackRekeyedIsKeptAndNamed(schema: String) throws {
+        struct Keyed: Table { static let tableName = "t" }
+        let (db, engine) = try tracked(schema)
+        let mine = try engine.stack(id: "mine")
+        let theirs = try engine.stack(id: "theirs")
+        try withUndoStack(mine) {
+            try undoable("Add") { try execute(db, "INSERT INTO t VALUES (1, 1, 'a')") }
+        }
+        try withUndoStack(theirs) {
+            try undoable("Rekey") { try execute(db, "UPDATE t SET k = 2") }
+        }
+        let undo = try #require(try mine.undo())
+        let kept = try rows(db)
+        #expect(kept.map { Array($0[1...]) } == [[1, "a"]])
+        let conflict = try #require(undo.conflicts.first)
+        #expect(undo.conflicts.count == 1)
+        #expect(conflict.column == nil)
+        #expect(conflict.keptFrom == "theirs")
+        #expect(try engine.key(of: Keyed.self, id: conflict.rowid) == [kept[0][0]])
+        #expect(undo.keys(forTable: "t") == [[kept[0][0]]])
     }
 
     /// A row another stack gave a new key since an action edited it (a rename, in every kind

@@ -323,9 +323,11 @@ extension ReferenceModel {
         _ record: BarrierRecord, into inverse: inout BarrierRecord?,
         keeping taken: TakenCodes = TakenCodes()
     ) -> Reverted {
-        let changes = following(record.changes.filter(Self.isEffective), movedAfter: record)
-        for change in changes.reversed() {
-            guard change.original == nil, let rowid = change.current,
+        let effective = record.changes.filter(Self.isEffective)
+        let changes = following(effective, movedAfter: record)
+        // A row it inserted that another action moved since is that action's: kept.
+        for (change, asLeft) in zip(changes, effective).reversed() {
+            guard change.original == nil, let rowid = change.current, rowid == asLeft.current,
                 let current = row(change.table, rowid),
                 current == complete(change.fullAfter ?? [:], change.table)
             else { continue }
@@ -358,8 +360,8 @@ extension ReferenceModel {
     }
 
     /// `changes` with each row the barrier updated in place (its key the same before and after)
-    /// that the barriers' and replays' key changes after the barrier's last write moved, named
-    /// by the key it has now: each move applies to the row then at its old key, in the order
+    /// or inserted that the barriers' and replays' key changes after the barrier's last write
+    /// moved, named by the key it has now: each move applies to the row then at its old key, in the order
     /// they took effect; a delete ends a row's path, and a row another row came to the key of
     /// stays named by that key. Rows that end at one key together, at a key another of the
     /// changes names, or deleted since, are left where the barrier left them.
@@ -377,7 +379,8 @@ extension ReferenceModel {
         guard start < keyMoves.endIndex else { return changes }
         var paths: [RowKey: [Int]] = [:]
         for (index, change) in changes.enumerated() {
-            guard let rowid = change.current, change.original == rowid else { continue }
+            guard let rowid = change.current, change.original == nil || change.original == rowid
+            else { continue }
             paths[RowKey(table: change.table, rowid: rowid), default: []].append(index)
         }
         var stopped: [(key: RowKey, rows: [Int])] = []
@@ -407,10 +410,7 @@ extension ReferenceModel {
             })
         var followed = changes
         for (key, rows) in ends where rows.count == 1 && !named.contains(key) {
-            if key.rowid != changes[rows[0]].current {
-                print()
-            }
-            followed[rows[0]].original = key.rowid
+            if followed[rows[0]].original != nil { followed[rows[0]].original = key.rowid }
             followed[rows[0]].current = key.rowid
         }
         return followed

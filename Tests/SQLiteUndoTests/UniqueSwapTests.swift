@@ -131,14 +131,15 @@ import Testing
             }
         }
         let event = try fixture.engine.defaultStack.undo()
-        // The new row stays where the other stack put it, and the row it swapped with stays out
-        // of its old key, which the other stack's row holds; the codes are swapped back.
+        // The new row stays where the other stack moved it (named there), and the row it
+        // swapped with stays out of its old key, which the other stack's row holds; the codes
+        // are swapped back.
         #expect(
             event?.conflicts == [
-                UndoConflict(table: "slots", rowid: 3, column: nil, kept: nil, keptFrom: "other"),
                 UndoConflict(
                     table: "slots", rowid: 4, column: "id", kept: 4, keptFrom: "other",
                     reason: .constraint, restoring: 3, heldBy: 3),
+                UndoConflict(table: "slots", rowid: 5, column: nil, kept: nil, keptFrom: "other"),
             ])
         #expect(
             try fixture.rows("slots") == [

@@ -33,7 +33,8 @@ extension UndoEngine {
                     attributed.keptFrom =
                         replayed.contains(writer.barrier)
                         ? try UndoLogSchema.latestStack(
-                            touching: table.id, rowid: heldBy, except: replayed, db)
+                            touching: table.id, rowid: heldBy, except: replayed,
+                            replaying: barrier, db)
                         : writer.stackID
                 } else {
                     attributed.keptFrom = nil
@@ -49,7 +50,8 @@ extension UndoEngine {
                 }
             } else {
                 attributed.keptFrom = try UndoLogSchema.latestStack(
-                    touching: table.id, rowid: conflict.rowid, except: replayed, db)
+                    touching: table.id, rowid: conflict.rowid, except: replayed,
+                    replaying: barrier, db)
             }
             return attributed
         }

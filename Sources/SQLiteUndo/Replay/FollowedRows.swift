@@ -1,10 +1,11 @@
 import SQLiteDatabase
 
-/// Where the rows an entry changed in place are now, when other actions (or replays) moved them
-/// to another key since: an undo restores a row's columns where the row is, as it takes back
-/// what is still the entry's wherever the row's key went. Only rows whose key the entry itself
-/// did not change are followed; those it moved, and rows it inserted or deleted, are read at
-/// the keys it left them.
+/// Where the rows an entry changed in place or inserted are now, when other actions (or
+/// replays) moved them to another key since: an undo restores a row's columns where the row
+/// is, as it takes back what is still the entry's wherever the row's key went, and keeps a row
+/// it inserted that moved since, as someone else's change (its key differs from the one
+/// inserted). Rows whose key the entry itself changed, and rows it deleted, are read at the
+/// keys it left them.
 struct FollowedRows {
     /// When the entry took effect; nil when no key change followed it (nothing to follow).
     let time: UndoLogSchema.EffectTime?
@@ -16,15 +17,19 @@ struct FollowedRows {
         self.db = db
     }
 
-    /// The entry's net `changes` with each row it updated in place that moved since named by
-    /// the key it has now (before and after the replay), unless another of the changes names
-    /// that key too; nil when none moved.
+    /// The entry's net `changes` with each row it updated in place or inserted that moved since
+    /// named by the key it has now (before and after the replay), unless another of the changes
+    /// names that key too; nil when none moved.
     func following(_ changes: [NetChange]) throws -> [NetChange]? {
         guard time != nil else { return nil }
         let followable = changes.indices.filter { index in
             let change = changes[index]
-            return change.kind == .update && change.originalRowid != nil
-                && change.originalRowid == change.currentRowid
+            switch change.kind {
+            case .insert: return change.currentRowid != nil
+            case .update:
+                return change.originalRowid != nil && change.originalRowid == change.currentRowid
+            case .delete: return false
+            }
         }
         var followed = changes
         var movedAny = false
@@ -40,7 +45,7 @@ struct FollowedRows {
                 guard let key = changes[index].currentRowid, let moved = now[key],
                     !named.contains(moved)
                 else { continue }
-                followed[index].originalRowid = moved
+                if followed[index].kind == .update { followed[index].originalRowid = moved }
                 followed[index].currentRowid = moved
                 movedAny = true
             }

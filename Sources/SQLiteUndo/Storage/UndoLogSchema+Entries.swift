@@ -424,9 +424,11 @@ extension UndoLogSchema {
     }
 
     /// The stack of the latest barrier not in `except` whose log touched the row `rowid` of
-    /// `table`.
+    /// `table`, leaving out the undone steps (on its redo list or a kept branch) of the stack of
+    /// `replaying`: a stack's own undone actions are never the change an undo of it kept.
     static func latestStack(
-        touching table: Int64, rowid: Int64, except: Set<Int64>, _ db: Database
+        touching table: Int64, rowid: Int64, except: Set<Int64>, replaying: Int64,
+        _ db: Database
     ) throws -> String? {
         try db.fetchOne(
             String.self,
@@ -435,7 +437,9 @@ extension UndoLogSchema {
             JOIN \(barriers) b ON b.id = l.barrier
             WHERE l.tableId = ?1 AND ?2 IN (l.oldRowid, l.newRowid)
                 AND l.barrier NOT IN (SELECT value FROM json_each(?3))
+                AND NOT (b.list != \(List.undo.rawValue)
+                    AND b.stackId IS (SELECT stackId FROM \(barriers) WHERE id = ?4))
             ORDER BY l.seq DESC LIMIT 1
-            """, [.integer(table), .integer(rowid), .text(except.jsonArray)])
+            """, [.integer(table), .integer(rowid), .text(except.jsonArray), .integer(replaying)])
     }
 }
