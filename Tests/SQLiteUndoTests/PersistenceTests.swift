@@ -112,6 +112,37 @@ import Testing
     /// Another program deletes history from the file while the engine runs (a step in the
     /// middle, then all of it): the stack reads its lists again before it moves through them,
     /// so it never reports an undo it did not do, and a step that is gone is not found.
+    /// One stack open in two engines (the app opened twice): each reads its lists again
+    /// before it undoes or redoes, so no step is undone or redone twice and none is lost.
+    @Test func aStackOpenInTwoEnginesNeverReplaysAStepTwice() throws {
+        let (db, engine) = try open()
+        let (otherDB, otherEngine) = try open()
+        let mine = try engine.stack(id: "pane")
+        try withUndoStack(mine) {
+            for name in ["a", "b"] {
+                try undoable(name.uppercased()) {
+                    try db.write {
+                        try $0.execute("INSERT INTO items(name) VALUES (?)", [.text(name)])
+                    }
+                }
+            }
+        }
+        let theirs = try otherEngine.stack(id: "pane")
+        #expect(theirs.state == UndoStackState(undo: ["B", "A"], redo: []))
+        #expect(try mine.undo()?.name == "B")
+        #expect(try theirs.undo()?.name == "A")
+        #expect(try names(otherDB) == [])
+        #expect(try mine.redo()?.name == "A")
+        #expect(try theirs.redo()?.name == "B")
+        #expect(try names(db) == ["a", "b"])
+        #expect(try mine.undo()?.name == "B")
+        #expect(try theirs.undo()?.name == "A")
+        #expect(try mine.undo() == nil)
+        #expect(try names(db) == [])
+        #expect(mine.state == UndoStackState(undo: [], redo: ["A", "B"]))
+        #expect(theirs.state == mine.state)
+    }
+
     @Test func historyAnotherProgramDeletedIsNotUndone() throws {
         let (db, engine) = try open()
         let pane = try engine.stack(id: "pane")

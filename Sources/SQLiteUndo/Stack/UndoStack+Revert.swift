@@ -121,11 +121,7 @@ extension UndoStack {
         -> StackEntry
     {
         guard let owner, owner !== self else { return try undoEntry(of: step, db) }
-        let version = try db.dataVersion()
-        if owner.settings.withLock({ $0.readAtDataVersion }) != version {
-            try owner.reload(db)
-            owner.settings.withLock { $0.readAtDataVersion = version }
-        }
+        try owner.reloadIfAnotherConnectionCommitted(db)
         return try owner.undoEntry(of: step, db)
     }
 
@@ -134,7 +130,9 @@ extension UndoStack {
     /// program deleted it).
     private func undoEntry(of step: UndoStep, _ db: Database) throws -> StackEntry {
         let listed = { self.entries.withLock { $0.undo.last { $0.stepID == step.id } } }
-        guard let entry = try inFile(listed, db) else { throw UndoError.stepNotFound(step.name) }
+        guard let entry = try inFile(listed, on: .undo, db) else {
+            throw UndoError.stepNotFound(step.name)
+        }
         return entry
     }
 

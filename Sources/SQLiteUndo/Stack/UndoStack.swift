@@ -28,8 +28,8 @@ public final class UndoStack: Sendable {
         /// Whether the file may hold entries of this stack open to merging other than the
         /// coalescible one (`closedToMerging`): unknown when the lists are read.
         var fileMayHoldOpenEntries = true
-        /// The engine connection's `dataVersion` when another stack's take-back last read these
-        /// lists (nil: not read so).
+        /// The engine connection's `dataVersion` when a replay last read these lists (nil: not
+        /// read so), by `reloadIfAnotherConnectionCommitted`.
         var readAtDataVersion: Int64?
     }
 
@@ -132,7 +132,8 @@ public final class UndoStack: Sendable {
         let target: UndoLogSchema.List = list == .undo ? .redo : .undo
         // Chosen inside the transaction: one queued before it may have filed a barrier (merged
         // into this entry) or replayed this entry already.
-        guard let top = try inFile({ self.top(of: list) }, db) else { return nil }
+        try reloadIfAnotherConnectionCommitted(db)
+        guard let top = try inFile({ self.top(of: list) }, on: list, db) else { return nil }
         noting(top)
         let brokenBefore = UndoDiagnostics.isOn ? try UndoDiagnostics.brokenReferences(db) : []
         try closeMergingInFile(except: nil, db)
@@ -357,12 +358,26 @@ public final class UndoStack: Sendable {
         settings.withLock { $0.fileMayHoldOpenEntries = true }
     }
 
-    /// The entry `find` picks on the lists, as the file has them: when another program deleted
-    /// it (cleared the history) since the lists were read, they are read again and `find` picks
-    /// again. One lookup of the entry in the file.
-    func inFile(_ find: () -> StackEntry?, _ db: Database) throws -> StackEntry? {
+    /// Reads the lists again when another connection committed since a replay last read them:
+    /// another program (another window, this stack open in another engine) may have acted,
+    /// undone, redone or taken back on this stack. This engine's own writes keep them as the
+    /// file has them. One read of the connection's `dataVersion` otherwise.
+    func reloadIfAnotherConnectionCommitted(_ db: Database) throws {
+        let version = try db.dataVersion()
+        guard settings.withLock({ $0.readAtDataVersion }) != version else { return }
+        try reload(db)
+        settings.withLock { $0.readAtDataVersion = version }
+    }
+
+    /// The entry `find` picks on `list`, as the file has it: when another program deleted it
+    /// (cleared the history), or moved it to the other list (the same stack open in another
+    /// engine), since the lists were read, they are read again and `find` picks again. One
+    /// lookup of the entry in the file.
+    func inFile(_ find: () -> StackEntry?, on list: UndoLogSchema.List, _ db: Database) throws
+        -> StackEntry?
+    {
         guard let entry = find() else { return nil }
-        if try UndoLogSchema.hasEntry(entry.id, ofStack: id, db) { return entry }
+        if try UndoLogSchema.hasEntry(entry, ofStack: id, on: list, db) { return entry }
         try reload(db)
         return find()
     }

@@ -41,16 +41,25 @@ extension UndoLogSchema {
             Int64.self, "SELECT id FROM \(barriers) WHERE stackId = ?", [.text(stackID)])
     }
 
-    /// Whether the file still has the entry `id` on the stack's lists: false when another
-    /// program deleted it (cleared the history). (Which list is not compared: a barrier whose
-    /// block still runs keeps the redo list as a branch in the file while the stack lists it.)
-    static func hasEntry(_ id: Int64, ofStack stackID: String, _ db: Database) throws -> Bool {
+    /// Whether the file still has `entry` of the stack on `list`, read the same way (inverted or
+    /// not): false when another program deleted it (cleared the history), or undid or redid it
+    /// since the stack read its lists (the same stack open in another engine). An entry of the
+    /// redo list may be kept as a branch in the file instead: a barrier whose block still runs
+    /// keeps the redo list so while the stack lists it.
+    static func hasEntry(
+        _ entry: StackEntry, ofStack stackID: String, on list: List, _ db: Database
+    ) throws -> Bool {
         try db.fetchOne(
             Bool.self,
             """
-            SELECT EXISTS (SELECT 1 FROM \(barriers) WHERE id = ? AND stackId = ?
-                AND supersededBy IS NULL)
-            """, [.integer(id), .text(stackID)]) ?? false
+            SELECT EXISTS (SELECT 1 FROM \(barriers) WHERE id = ?1 AND stackId = ?2
+                AND supersededBy IS NULL AND inverted = ?3
+                AND (list = ?4 OR (?4 = \(List.redo.rawValue) AND list = \(List.kept.rawValue))))
+            """,
+            [
+                .integer(entry.id), .text(stackID), .integer(entry.inverted ? 1 : 0),
+                .integer(list.rawValue),
+            ]) ?? false
     }
 
     /// Ids of every stack that has history in the file.
