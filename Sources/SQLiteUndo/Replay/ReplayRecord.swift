@@ -48,12 +48,20 @@ struct ReplayRecord {
 
     /// Sets (or merges into) the columns the replay means a row to hold.
     mutating func setIntendedColumns(_ key: RowKey, _ columns: [Int: BoundSQL], merging: Bool) {
+        intended.alreadyAsMeant.remove(key)
         journal?.columns.append((key, intended.columns[key]))
         if merging {
             intended.columns[key, default: [:]].merge(columns, uniquingKeysWith: { $1 })
         } else {
             intended.columns[key] = columns
         }
+    }
+
+    /// Notes that the row at `key` already holds the `columns` the replay means it to: it
+    /// stays so, and the replay writes nothing there.
+    mutating func noteAlreadyAsMeant(_ key: RowKey, _ columns: [Int: BoundSQL]) {
+        setIntendedColumns(key, columns, merging: false)
+        intended.alreadyAsMeant.insert(key)
     }
 
     /// Moves what the replay means a row to hold with the row, to its new rowid.
@@ -106,8 +114,13 @@ struct IntendedRows {
     /// where each row is when it ends; a row's other columns hold what they held before.
     var columns: [RowKey: [Int: BoundSQL]] = [:]
 
+    /// The rows among `columns` that already held what it means them to when it came to them
+    /// (a cascade, or an application trigger fired by the replay, restored them): it writes
+    /// nothing there, and means them to stay so.
+    var alreadyAsMeant: Set<RowKey> = []
+
     /// Whether it changes nothing: every row stays as it was.
-    var isEmpty: Bool { removed.isEmpty && columns.isEmpty }
+    var isEmpty: Bool { removed.isEmpty && columns.keys.allSatisfy(alreadyAsMeant.contains) }
 }
 
 extension UndoConflict {

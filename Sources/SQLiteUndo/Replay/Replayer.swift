@@ -304,8 +304,7 @@ struct Replayer {
                 current[$0.slot] != change.before[$0.slot]?.value
             }
             if isAsItWas {
-                record.setIntendedColumns(
-                    key, change.before.mapValues(\.expression), merging: false)
+                record.noteAlreadyAsMeant(key, change.before.mapValues(\.expression))
                 return
             }
             // Free when the replay began and not written by its own statements: an application
