@@ -143,6 +143,37 @@ import Testing
         #expect(theirs.state == mine.state)
     }
 
+    /// A stack that keeps no steps keeps no log either.
+    @Test func aStackKeepingNoStepsKeepsNoLog() throws {
+        let (db, engine) = try open()
+        let stack = try engine.stack(id: "pane")
+        stack.levelsOfUndo = 0
+        try withUndoStack(stack) {
+            for n in 1...10 {
+                try undoable("Add \(n)") {
+                    try db.write {
+                        try $0.execute("INSERT INTO items(name) VALUES (?)", [.text("\(n)")])
+                    }
+                }
+                try undoable("Rename \(n)") {
+                    try db.write {
+                        try $0.execute("UPDATE items SET name = ? WHERE id = 1", [.text("\(n)")])
+                    }
+                }
+            }
+        }
+        #expect(stack.state == UndoStackState(undo: [], redo: []))
+        // Only the row that keeps the log's highest `seq` (no barrier's) is left.
+        let logged = try db.read {
+            try $0.fetchAll(
+                Row.self,
+                "SELECT barrier, seq = (SELECT max(seq) FROM sqliteundo_log) FROM sqliteundo_log"
+            ).map(\.values)
+        }
+        #expect(logged == [[0, 1]])
+        #expect(try names(db).count == 10)
+    }
+
     @Test func historyAnotherProgramDeletedIsNotUndone() throws {
         let (db, engine) = try open()
         let pane = try engine.stack(id: "pane")

@@ -339,17 +339,20 @@ enum UndoLogSchema {
     /// Runs `delete`, which deletes log rows, so that no later row gets a `seq` one of them had:
     /// when the log's newest row goes, a row of no barrier (a tombstone, `barrier` 0) keeps its
     /// `seq`. The moments the file keeps by `seq` (retired key changes, flips) then stay before
-    /// every later row; a reused `seq` read as older than them. Costs one seek per deletion,
-    /// none on the path that logs rows.
+    /// every later row; a reused `seq` read as older than them. The tombstone it replaces, the
+    /// log's end now (a stack keeping no steps deletes each action's rows), goes. Costs one seek
+    /// per deletion, none on the path that logs rows.
     static func keepingHighestSeq(_ db: Database, _ delete: () throws -> Void) throws {
         let highest = try db.fetchOne(Int64.self, "SELECT max(seq) FROM \(log)")
         try delete()
-        guard let highest else { return }
+        guard let highest,
+            try db.fetchOne(Int64.self, "SELECT coalesce(max(seq), 0) FROM \(log)") ?? 0 < highest
+        else { return }
         try db.execute(
-            """
-            INSERT INTO \(log)(seq, barrier, tableId, kind, mask)
-            SELECT ?1, 0, 0, 0, 0 WHERE ?1 > (SELECT coalesce(max(seq), 0) FROM \(log))
-            """, [.integer(highest)])
+            "DELETE FROM \(log) WHERE barrier = 0 AND seq = (SELECT max(seq) FROM \(log))")
+        try db.execute(
+            "INSERT INTO \(log)(seq, barrier, tableId, kind, mask) VALUES (?, 0, 0, 0, 0)",
+            [.integer(highest)])
     }
 
     /// Gives a barrier's log rows (all at `start` or later) to another, filed barrier
