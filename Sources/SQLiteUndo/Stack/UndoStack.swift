@@ -361,8 +361,11 @@ public final class UndoStack: Sendable {
     /// Reads the lists again when another connection committed since a replay last read them:
     /// another program (another window, this stack open in another engine) may have acted,
     /// undone, redone or taken back on this stack. This engine's own writes keep them as the
-    /// file has them. One read of the connection's `dataVersion` otherwise.
+    /// file has them. Not while a barrier filed on this stack still runs: the file keeps the
+    /// redo list as a branch then, while the stack still lists it (its block may yet throw).
+    /// One read of the connection's `dataVersion` otherwise.
     func reloadIfAnotherConnectionCommitted(_ db: Database) throws {
+        guard runningEntryIDs().isEmpty else { return }
         let version = try db.dataVersion()
         guard settings.withLock({ $0.readAtDataVersion }) != version else { return }
         try reload(db)
