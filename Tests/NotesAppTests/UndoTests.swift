@@ -72,6 +72,23 @@ import Testing
         #expect(pane.highlighted == [target.id])
     }
 
+    /// Typing moves the open article to the top of the list (newest first) and its undo moves
+    /// it back: the list, back with Esc, selects it there, not the article that took its row.
+    @Test func anUndoInTheOpenArticleKeepsTheListOnIt() throws {
+        let fixture = try AppFixture(articles: 3, panes: 1)
+        let pane = fixture.app.panes[0]
+        fixture.press(.down, .down, .enter)
+        #expect(pane.selectedSummary?.title == "Article 1")
+        fixture.type("x")
+        fixture.clock.advance(by: 2)
+        fixture.press(.control("z"))
+        fixture.press(.escape)
+        #expect(pane.selected == 2)
+        #expect(pane.selectedSummary?.title == "Article 1")
+        fixture.press(.enter)
+        #expect(pane.mode == .article(1))
+    }
+
     /// An undo that brings back many articles selects the one the list shows first, however
     /// many came back: here the newest of 500, whose id is the highest.
     @Test func aBigUndoSelectsTheFirstRestoredInTheListsOrder() throws {

@@ -4,7 +4,7 @@ import SQLiteDatabase
 extension Pane {
     /// Shows what this pane's last undo or redo brought back (`restoredToReveal`), once, as the
     /// pane loads: an open article that came back stays open (or opens again, if it was gone)
-    /// with the cursor at the change; an open article the undo took away leaves the pane in its
+    /// with the cursor at the change, the list selecting it; an open article the undo took away leaves the pane in its
     /// "deleted" state; otherwise the list selects the restored article that comes first in its
     /// order, clearing a filter that hides it. Returns whether the open article's cursor goes
     /// to the change.
@@ -18,6 +18,8 @@ extension Pane {
         case .article(let open):
             if try openCameBack(open) {
                 editor?.endRun()
+                // The list, back with Esc, selects it where the undo put it.
+                try select(articleID: open, db)
                 return true
             }
             guard try !Notebook.articleExists(db, id: open) else {
