@@ -211,17 +211,31 @@ struct EditorBuffer: Equatable, Sendable {
     ///
     /// Every change of state ends here: the view moves only as far as it
     /// must, and only the lines between the old view and the cursor are wrapped.
+    /// Rows past the text's end stay empty only when the whole text fits: after
+    /// the end shrank (an undone paste), the view comes back up to fill them.
     private mutating func settle() {
         let cursorLine = layout.visualLine(containing: cursorOffset)
         let lowest = layout.visualLine(-(visibleRowCount - 1), from: cursorLine).line
-        let top = min(max(scrollTop, lowest), cursorLine)
+        var top = min(max(scrollTop, lowest), cursorLine)
+        let shown = wrapRowsOnScreen(from: top)
+        if shown < visibleRowCount {
+            top = layout.visualLine(-(visibleRowCount - shown), from: top).line
+            wrapRowsOnScreen(from: top)
+        }
         scrollAnchor = layout.range(of: top).lowerBound
+    }
+
+    /// Wraps the lines of the rows on screen from `top` down; returns how many rows the text
+    /// has there, at most `visibleRowCount`.
+    @discardableResult
+    private mutating func wrapRowsOnScreen(from top: VisualLine) -> Int {
         var visual = top
-        for _ in 0..<visibleRowCount {
+        for row in 1...max(1, visibleRowCount) {
             layout.cacheRows(ofLine: visual.line)
-            guard let next = layout.visualLine(after: visual) else { break }
+            guard let next = layout.visualLine(after: visual) else { return row }
             visual = next
         }
+        return visibleRowCount
     }
 
     /// Puts the cursor and the top row back where a saved place had them (offsets clamped to

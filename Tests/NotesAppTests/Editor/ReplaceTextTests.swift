@@ -62,4 +62,16 @@ import Testing
         #expect(buffer.marked == changed + "|")
         #expect(buffer.scrollIndicator == "L11/11 100%")
     }
+    /// An undone paste at the end: the text shrinks back under the view, which comes back up to
+    /// show it whole instead of its last line alone at the top.
+    @Test func theViewComesBackUpWhenTheEndShrinks() {
+        var buffer = EditorBuffer(marked: "one\ntwo\nthree|")
+        buffer.insert((1...20).map { "\nline \($0)" }.joined())
+        #expect(buffer.screen == "line 16\nline 17\nline 18\nline 19\nline 20|")
+        #expect(buffer.replaceText("one\ntwo\nthree") == 13..<13)
+        #expect(buffer.screen == "one\ntwo\nthree|")
+        buffer.insert((1...20).map { "\nline \($0)" }.joined())
+        buffer.replaceText("one\ntwo\nthree\nfour\nfive\nsix\nseven")
+        #expect(buffer.screen == "three\nfour\nfive\nsix\nseven|")
+    }
 }
