@@ -197,6 +197,20 @@ import Testing
 /// Rows that say what each step changed: the text typed or deleted, a paste's and a cut's size,
 /// and a step taken back marked with the take-back that took it back.
 @MainActor @Suite struct HistoryRowWordsTests {
+    /// A paste into a new article's empty body writes new chunks of the body, not an edit of
+    /// one: its row still counts what it pasted.
+    @Test func aPasteIntoAnEmptyBodyCountsWhatItPasted() throws {
+        let fixture = try AppFixture(size: Size(width: 100, height: 16), panes: 1)
+        fixture.press(.control("n"), .enter)
+        fixture.clock.advance(by: 60)
+        fixture.backend.enqueue(.paste("short paste"))
+        fixture.app.processPendingEvents()
+        fixture.clock.advance(by: 60)
+        fixture.press(.alt("h"))
+        let lines = fixture.screen.split(separator: "\n").map(String.init)
+        #expect(lines[3].hasPrefix(" Pane 1 · Paste 11 characters · Untitled "))
+    }
+
     @Test func typingPastingAndCuttingSayWhatTheyChanged() throws {
         let fixture = try AppFixture(size: Size(width: 100, height: 16), panes: 1)
         fixture.press(.enter, .control("a"))  // Article 3's body, at its start

@@ -58,6 +58,24 @@ import Testing
                 in: Items.self) == [1: [UndoTextEdit(removed: "e", inserted: "é")]])
     }
 
+    /// A row the step inserted put in its whole text, and a row it deleted took out its whole
+    /// text (a paste into a new body's chunks, a cut of whole chunks), read alike once undone.
+    @Test func theTextOfRowsAStepInsertedOrDeletedIsReadAsTheEdit() throws {
+        try update(
+            "Paste",
+            "INSERT INTO items(id, name) VALUES (2, 'pasted'), (3, NULL); "
+                + "DELETE FROM items WHERE id = 1")
+        let expected: [Int64: [UndoTextEdit]] = [
+            1: [UndoTextEdit(removed: "hello", inserted: "")],
+            2: [UndoTextEdit(removed: "", inserted: "pasted")],
+        ]
+        let step = try #require(stack.history.undo.first)
+        #expect(try stack.textEdits(of: step, column: "name", in: Items.self) == expected)
+        try stack.undo()
+        let undone = try #require(stack.history.redo.first)
+        #expect(try stack.textEdits(of: undone, column: "name", in: Items.self) == expected)
+    }
+
     @Test func anEditOfALongTextKeptAsTheEditIsRead() throws {
         fixture.engine.mergeText(ofColumns: ["name"], in: Items.self)
         let long = String(repeating: "lorem ipsum dolor sit amet ", count: 100)

@@ -87,7 +87,8 @@ extension UndoStack {
 
     /// The edits `step` made to the text of `column` in `table`, by rowid, in the order it made
     /// them: for each value it changed, what it took out and put in ("typed "second""), also
-    /// where the text is kept as an edit (`UndoEngine.mergeText`).
+    /// where the text is kept as an edit (`UndoEngine.mergeText`). A row it inserted put in its
+    /// whole text, and a row it deleted took out its whole text.
     /// - Throws: `SQLiteError`.
     public func textEdits(of step: UndoStep, column: String, in table: any Table.Type) throws
         -> [Int64: [UndoTextEdit]]
@@ -102,13 +103,22 @@ extension UndoStack {
     {
         try read(steps, column: column, in: table) { changes, step, slot, db in
             var edits: [Int64: [UndoTextEdit]] = [:]
-            for change in changes where change.kind == .update {
-                guard let rowid = change.currentRowid, let before = change.before[slot.slot],
-                    !before.packed, case .text(let old) = before.value,
-                    case .text(let new) = change.after[slot.slot]
-                else { continue }
-                edits[rowid, default: []].append(
-                    UndoTextEdit(from: Array(old.utf8), to: Array(new.utf8)))
+            for change in changes {
+                let before = change.before[slot.slot].flatMap { $0.packed ? nil : $0.value }
+                switch (change.kind, before, change.after[slot.slot]) {
+                case (.update, .text(let old), .text(let new)):
+                    guard let rowid = change.currentRowid else { continue }
+                    edits[rowid, default: []].append(
+                        UndoTextEdit(from: Array(old.utf8), to: Array(new.utf8)))
+                case (.insert, _, .text(let new)):
+                    guard let rowid = change.currentRowid else { continue }
+                    edits[rowid, default: []].append(UndoTextEdit(removed: "", inserted: new))
+                case (.delete, .text(let old), _):
+                    guard let rowid = change.originalRowid else { continue }
+                    edits[rowid, default: []].append(UndoTextEdit(removed: old, inserted: ""))
+                default:
+                    continue
+                }
             }
             let packed = try UndoLogSchema.packedRows(ofEntry: step.entry, db)
             let rows = step.inverted ? packed.reversed() : packed
