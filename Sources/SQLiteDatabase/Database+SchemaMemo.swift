@@ -5,8 +5,11 @@ extension Database {
     /// after. Reading a table's columns through `pragma_table_info` parses a statement at each
     /// use; reading the schema's version runs one already prepared.
     ///
-    /// - Parameter includingTemp: whether the value is read from the connection's `temp`
-    ///   schema too (its triggers, say), whose changes leave the main schema's version as it is.
+    /// - Parameters:
+    ///   - key: names the value among this connection's memos.
+    ///   - includingTemp: whether the value is read from the connection's `temp` schema too (its
+    ///     triggers, say), whose changes leave the main schema's version as it is.
+    ///   - compute: reads the value from the schema.
     public func memoized<T>(
         _ key: String, includingTemp: Bool = false, untilTheSchemaChanges compute: () throws -> T
     ) throws -> T {
