@@ -124,6 +124,9 @@ struct IntendedRows {
 }
 
 extension UndoConflict {
+    /// The cell it kept (its whole row: the column named ""), to tell two conflicts of one cell.
+    var keptColumn: KeptColumn { KeptColumn(table: table, rowid: rowid, column: column ?? "") }
+
     /// The conflict of a row (or of its column `slot`, holding `kept`) whose restore an
     /// application's trigger skipped with `RAISE(IGNORE)`: it stays as it is, as the schema's
     /// rules have it (`.constraint`).

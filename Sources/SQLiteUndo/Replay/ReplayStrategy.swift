@@ -129,15 +129,8 @@ struct EntryReplay {
                             db: db, tables: tables, intended: replayer.intended,
                             inverse: inverse.id, logStart: start
                         ).run()
-                        conflicts += kept.filter { keptByTriggers in
-                            !conflicts.contains {
-                                ($0.table, $0.rowid, $0.column)
-                                    == (
-                                        keptByTriggers.table, keptByTriggers.rowid,
-                                        keptByTriggers.column
-                                    )
-                            }
-                        }
+                        let named = Set(conflicts.map(\.keptColumn))
+                        conflicts += kept.filter { !named.contains($0.keptColumn) }
                     }
                     // Everything kept: what the replay wrote (rows parked out of the way, and
                     // what triggers wrote) is set back, and its inverse changes nothing.
