@@ -40,7 +40,9 @@ extension NotesApp {
                 return buffer.deleteSelection()
             }
         }
-        message = "Cut \(Self.size(of: text))" + sendToTerminal(taken)
+        // Line cuts in a row add up: say what the clipboard holds now, not only this cut.
+        let holding = taken == text ? "" : " (\(Self.size(of: taken)) on the clipboard)"
+        message = "Cut \(Self.size(of: text))\(holding)" + sendToTerminal(taken)
     }
 
     /// Runs `step`, a cut or a paste taking `range` away from the focused field, and keeps where
