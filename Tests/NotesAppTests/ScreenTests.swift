@@ -34,6 +34,18 @@ import Testing
         #expect(fixture.screen.contains(" Pane 2 │ Nothing to undo"))
     }
 
+    /// The status line's message tells of the focused pane: moving to another pane clears it.
+    @Test func anotherPanesMessageGoesWhenTheFocusMoves() throws {
+        let fixture = try AppFixture()
+        fixture.press(.character("5"), .control("z"))
+        let status = { fixture.screen.split(separator: "\n")[9] }
+        #expect(status() == " Pane 1 │ Nothing to undo │ Redo Set Rating │ Undid Set Rating")
+        fixture.press(.control("w"))
+        #expect(status() == " Pane 2 │ Nothing to undo │ Nothing to redo")
+        fixture.press(.control("w"))
+        #expect(status() == " Pane 1 │ Nothing to undo │ Redo Set Rating")
+    }
+
     @Test func openedArticleShowsTitleAndBody() throws {
         let fixture = try AppFixture()
         fixture.press(.down, .enter)

@@ -209,7 +209,8 @@ public final class NotesApp {
     /// The open panes, left to right.
     var panes: [Pane] { layout.present.stackIDs.compactMap { paneCache[$0] } }
 
-    /// The index of the focused pane (moving it is not a layout change to undo).
+    /// The index of the focused pane (moving it is not a layout change to undo). Moving it
+    /// clears the status line's message: it told of the pane left ("Undid Set Rating").
     var focus: Int {
         get { layout.present.focus }
         set {
@@ -217,6 +218,7 @@ public final class NotesApp {
             changed.focus = max(0, min(newValue, changed.stackIDs.count - 1))
             guard changed != layout.present else { return }
             layout.set(changed)
+            message = nil
             saveLayout()
         }
     }
