@@ -40,6 +40,28 @@ import Testing
         #expect(fixture.app.panes[1].mode == .list)
     }
 
+    /// The notice wraps to the pane's width: a narrow pane shows all of it.
+    @Test func theNoticeWrapsInANarrowPane() throws {
+        let fixture = try AppFixture(articles: 3, size: Size(width: 80, height: 16))
+        fixture.press(.control("n"))
+        fixture.type("Fresh")
+        fixture.press(.control("z"), .control("z"))
+        let leftPane = fixture.screen.split(separator: "\n").dropFirst().prefix(9)
+            .map { String($0.prefix { $0 != "│" }) }
+        #expect(
+            leftPane == [
+                " 1 Deleted                              ",
+                "                                        ",
+                " This article was deleted while open    ",
+                " here.                                  ",
+                " Ctrl-Z or Ctrl-Y brings it back when   ",
+                " it is yours to undo or redo;           ",
+                " Esc goes back to the list.             ",
+                "                                        ",
+                "                                        ",
+            ])
+    }
+
     @Test func undoOfANewArticleBeingEditedKeepsTypingHarmlessAndItsRedo() throws {
         let fixture = try AppFixture(articles: 3, panes: 1)
         let pane = fixture.app.panes[0]

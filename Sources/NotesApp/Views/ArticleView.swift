@@ -26,13 +26,17 @@ enum ArticleView {
         "Esc goes back to the list.",
     ]
 
-    /// Draws the notice of an article deleted while open (`Pane.Mode.gone`).
+    /// Draws the notice of an article deleted while open (`Pane.Mode.gone`), each line wrapped
+    /// to the pane's width.
     static func drawGone(on canvas: inout Canvas, in rect: Rect) {
-        for (row, line) in goneLines.enumerated() where row + 1 < rect.height {
+        let width = max(0, rect.width - 2)
+        let rows = goneLines.enumerated().flatMap { index, line in
+            SoftWrap.lines(of: line, width: width).map { (line[$0], index == 0) }
+        }
+        for (row, (text, isFirst)) in rows.enumerated() where row + 1 < rect.height {
             canvas.put(
-                line, at: Point(x: rect.x + 1, y: rect.y + row + 1),
-                style: row == 0 ? Theme.articleTitle : Theme.secondary,
-                maxWidth: max(0, rect.width - 2))
+                text, at: Point(x: rect.x + 1, y: rect.y + row + 1),
+                style: isFirst ? Theme.articleTitle : Theme.secondary, maxWidth: width)
         }
     }
 
