@@ -46,6 +46,26 @@ import Testing
         #expect(status() == " Pane 1 │ Nothing to undo │ Redo Set Rating")
     }
 
+    /// A title longer than a narrow pane shows its start, cut with "…", unless it is being
+    /// edited: then its row is the cursor's.
+    @Test func aLongTitleShowsItsStartWhenTheBodyIsEdited() throws {
+        let fixture = try AppFixture()
+        try fixture.db.write {
+            try $0.execute(
+                "UPDATE articles SET title = 'A title long enough to wrap onto a second row' "
+                    + "WHERE id = 3")
+        }
+        fixture.app.processPendingEvents()
+        fixture.press(.enter)
+        let titleRow = { String(fixture.screen.split(separator: "\n")[2].prefix(39)) }
+        #expect(titleRow() == " A title long enough to wrap onto a se…")
+        fixture.press(.backTab, .end)
+        #expect(fixture.app.panes[0].editor?.field == .title)
+        #expect(titleRow() == " second row                            ")
+        fixture.press(.backTab)
+        #expect(titleRow() == " A title long enough to wrap onto a se…")
+    }
+
     @Test func openedArticleShowsTitleAndBody() throws {
         let fixture = try AppFixture()
         fixture.press(.down, .enter)

@@ -97,16 +97,6 @@ enum ArticleListView {
     static func rightColumn(_ summary: ArticleSummary, width: Int) -> String {
         let stars = RatingStars.text(for: summary.rating)
         guard width >= 36, let author = summary.authorName else { return stars + " " }
-        return truncated(author, to: 14) + " " + stars + " "
-    }
-
-    static func truncated(_ text: String, to width: Int) -> String {
-        guard DisplayWidth.of(text) > width else { return text }
-        var result = ""
-        for character in text {
-            if DisplayWidth.of(result) + DisplayWidth.of(character) > width - 1 { break }
-            result.append(character)
-        }
-        return result + "…"
+        return DisplayWidth.fitting(author, in: 14) + " " + stars + " "
     }
 }

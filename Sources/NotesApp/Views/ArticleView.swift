@@ -70,6 +70,12 @@ enum ArticleView {
             canvas.put(
                 untitled, at: area.title.origin, style: Theme.placeholderTitle,
                 maxWidth: area.title.width)
+        } else if editor.field != .title {
+            // Not being edited, a title longer than the pane shows its start, cut with "…" (its
+            // view keeps the row of its cursor, which may be its last).
+            canvas.put(
+                DisplayWidth.fitting(editor.title.text, in: area.title.width),
+                at: area.title.origin, style: Theme.articleTitle, maxWidth: area.title.width)
         } else {
             editor.title.draw(
                 into: &canvas, rect: area.title, style: Theme.articleTitle,

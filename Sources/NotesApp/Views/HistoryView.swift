@@ -58,7 +58,7 @@ enum HistoryView {
         let tail = value.isEmpty ? "" : " " + value
         let room = width - DisplayWidth.of(lead + tail)
         guard room > 1 else { return lead + words + tail }
-        return lead + ArticleListView.truncated(words, to: room) + tail
+        return lead + DisplayWidth.fitting(words, in: room) + tail
     }
 
     /// The line between the undone steps and the done ones.
