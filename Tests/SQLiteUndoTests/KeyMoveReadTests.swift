@@ -21,9 +21,9 @@ import Testing
         try undoable("Remove") { try fixture.execute("DELETE FROM items WHERE id = 1") }
         _ = try stack.undo()
         let since: [SQLiteValue] = [.integer(1), .real(0), .integer(0)]
-        let arguments = [Array(since.prefix(2)), since, since]
+        let arguments = [Array(since.prefix(2)), since, since, since]
         let statements = UndoLogSchema.keyMoveReads
-        #expect(statements.count == 7)
+        #expect(statements.count == 9)
         let plans = try fixture.db.read { db in
             try zip(statements, arguments + arguments + [[.integer(1), .text("[1]")]]).map {
                 statement, arguments in

@@ -280,6 +280,41 @@ import Testing
         #expect(undo.keys(forTable: "t") == [[kept[0][0]]])
     }
 
+    /// One stack's steps before and after a key change of their row (an insert, an edit, a
+    /// delete), in every kind of keyed table: undone one by one, each brings back the state
+    /// before it, with no conflict, and the redos the states after, twice over. Each step is
+    /// found where the row is at that point of history, moved back and forth by the key
+    /// change's undo and redo, and by the delete's.
+    @Test(arguments: twoValueSchemas)
+    func stepsAroundAKeyChangeUndoAndRedoInOrder(schema: String) throws {
+        let scripts = [
+            ["INSERT INTO t VALUES (1, 1, 'a')", "UPDATE t SET k = 2", "DELETE FROM t"],
+            ["INSERT INTO t VALUES (1, 1, 'a')", "UPDATE t SET k = 2", "UPDATE t SET w = 'b'"],
+            ["UPDATE t SET w = 'b'", "UPDATE t SET k = 2", "UPDATE t SET v = 3", "DELETE FROM t"],
+        ]
+        for steps in scripts {
+            let (db, engine) = try tracked(schema)
+            if steps[0].hasPrefix("UPDATE") { try execute(db, "INSERT INTO t VALUES (1, 1, 'a')") }
+            var states = [try rows(db)]
+            for step in steps {
+                try undoable(step) { try execute(db, step) }
+                states.append(try rows(db))
+            }
+            let stack = engine.defaultStack
+            for _ in 0..<2 {
+                for state in states.dropLast().reversed() {
+                    #expect(try stack.undo()?.conflicts == [], "\(steps)")
+                    #expect(try rows(db) == state, "\(steps)")
+                }
+                for state in states.dropFirst() {
+                    #expect(try stack.redo()?.conflicts == [], "\(steps)")
+                    #expect(try rows(db) == state, "\(steps)")
+                }
+            }
+            #expect(stack.history.undo.count == steps.count, "\(steps)")
+        }
+    }
+
     /// A row another stack gave a new key since an action edited it (a rename, in every kind
     /// of keyed table) is followed there: the undo restores its value at the new key, and the
     /// event names the row by it.

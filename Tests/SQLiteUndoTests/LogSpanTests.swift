@@ -137,6 +137,7 @@ import Testing
                 "sqliteundo-11-retired-arrivals", "sqliteundo-12-packed-changes",
                 "sqliteundo-13-steps", "sqliteundo-14-merge-breaks", "sqliteundo-15-tree",
                 "sqliteundo-16-key-moves", "sqliteundo-17-key-moves-unbound",
+                "sqliteundo-18-previous-flips",
             ])
         let names = { try db.read { try $0.fetchAll(String.self, "SELECT name FROM items") } }
         let a = try engine.stack(id: "a")

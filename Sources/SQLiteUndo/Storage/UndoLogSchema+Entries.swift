@@ -96,11 +96,13 @@ extension UndoLogSchema {
     }
 
     /// Puts an entry on `list` at its position, reading its log as `entry.inverted` says (an
-    /// exact replay flipped it: it took effect now, after every log row written so far).
+    /// exact replay flipped it: it took effect now, after every log row written so far). When
+    /// it took effect before is kept as its previous flip.
     static func move(_ entry: StackEntry, to list: List, _ db: Database) throws {
         try db.execute(
             """
             UPDATE \(barriers) SET list = ?, position = ?, inverted = ?, supersededBy = NULL,
+                previousFlippedAt = flippedAt, previousFlipOrder = flipOrder,
                 flippedAt = \(highestSeq) + 0.5,
                 flipOrder = coalesce(
                     (SELECT max(flipOrder) FROM \(barriers) WHERE flipOrder IS NOT NULL), 0) + 1

@@ -70,9 +70,12 @@ extension UndoLogSchema {
     }
 
     /// The key changes of `table` that took effect after `time`, oldest first, each as it took
-    /// effect (a flipped entry's read the way it reads now): the rows of entries in history, and
-    /// those of actions that left it (`retiredMoves`); with `insertsAndDeletes`, its inserts (no
-    /// old key) and deletes (no new key) too.
+    /// effect: the rows of entries in history, and those of actions that left it
+    /// (`retiredMoves`); with `insertsAndDeletes`, its inserts (no old key) and deletes (no new
+    /// key) too. A flipped entry is read the way it reads now at its last flip, and, when it
+    /// took effect after `time` before that flip too, first the other way at that time (an
+    /// entry undone since is its change and then its undo, not its undo alone; older flips,
+    /// undone and redone in pairs, are left out).
     /// Key changes alone are read through their index (`addKeyMovesIndex`); inserts and deletes
     /// are not indexed (an index would cost every insert and delete captured a write), so with
     /// them every log row after `time` is read.
@@ -84,6 +87,7 @@ extension UndoLogSchema {
         let rows = try MergedLogRows(
             [
                 try db.fetchCursor(reads.unflipped, Array(arguments.prefix(2))),
+                try db.fetchCursor(reads.beforeLastFlip, arguments),
                 try db.fetchCursor(reads.flipped, arguments),
                 try db.fetchCursor(reads.retired, arguments),
             ], timeColumn: 2, flipOrderColumn: 3, newestFirst: false)
@@ -98,7 +102,9 @@ extension UndoLogSchema {
     /// through an index, or by a range of `seq` (`KeyMoveReadTests` reads their plans). Without
     /// the index named, SQLite may build an automatic index over the whole log at every undo.
     static var keyMoveReads: [String] {
-        [keyChangeRead, everyKeyEventRead].flatMap { [$0.unflipped, $0.flipped, $0.retired] }
+        [keyChangeRead, everyKeyEventRead].flatMap {
+            [$0.unflipped, $0.beforeLastFlip, $0.flipped, $0.retired]
+        }
             + [followCheck]
     }
 
@@ -122,10 +128,13 @@ extension UndoLogSchema {
         """
 
     /// `keyMoves`' statements: its reads of the rows of entries not flipped (?1 the table, ?2
-    /// the time), of entries flipped after the time, at their flips, read the way each reads
-    /// now (?3: the flip's order at that time), and of actions that left history.
+    /// the time), of entries flipped after the time, at the time each took effect before its
+    /// last flip when that is after the time too, read the other way (?3: the flip's order at
+    /// that time), then at their last flips, read the way each reads now, and of actions that
+    /// left history.
     private struct KeyEventReads {
         let unflipped: String
+        let beforeLastFlip: String
         let flipped: String
         let retired: String
 
@@ -142,6 +151,20 @@ extension UndoLogSchema {
                 WHERE l.seq > ?2 AND +l.tableId = ?1 AND \(read.rows)
                     AND (SELECT flipOrder FROM \(barriers) WHERE id = l.barrier) IS NULL
                 ORDER BY l.seq
+                """
+            // Before its first flip, an entry took effect when its log rows were written.
+            beforeLastFlip = """
+                SELECT CASE WHEN b.inverted THEN l.oldRowid ELSE l.newRowid END,
+                    CASE WHEN b.inverted THEN l.newRowid ELSE l.oldRowid END,
+                    coalesce(b.previousFlippedAt, l.seq), b.previousFlipOrder
+                FROM \(barriers) b INDEXED BY \(barriers)_flippedAt CROSS JOIN \(read.log)
+                ON l.seq BETWEEN b.firstSeq AND b.lastSeq AND +l.tableId = ?1 AND \(read.rows)
+                WHERE b.flippedAt >= ?2 AND +l.barrier = b.id
+                    AND CASE WHEN b.previousFlippedAt IS NULL THEN l.seq > ?2
+                        ELSE b.previousFlippedAt > ?2
+                            OR (b.previousFlippedAt = ?2 AND b.previousFlipOrder > ?3) END
+                ORDER BY coalesce(b.previousFlippedAt, l.seq), coalesce(b.previousFlipOrder, 0),
+                    CASE WHEN b.inverted THEN l.seq ELSE -l.seq END
                 """
             flipped = """
                 SELECT CASE WHEN b.inverted THEN l.newRowid ELSE l.oldRowid END,

@@ -90,6 +90,7 @@ enum UndoLogSchema {
         migrator.registerMigration("sqliteundo-15-tree", addTree)
         migrator.registerMigration("sqliteundo-16-key-moves", addKeyMovesIndex)
         migrator.registerMigration("sqliteundo-17-key-moves-unbound", replaceKeyMovesIndex)
+        migrator.registerMigration("sqliteundo-18-previous-flips", addPreviousFlip)
         return migrator
     }
 
@@ -140,6 +141,18 @@ enum UndoLogSchema {
     private static func addFlippedAt(_ db: Database) throws {
         guard try !barrierColumns(db).contains("flippedAt") else { return }
         try db.execute("ALTER TABLE \(barriers) ADD COLUMN flippedAt REAL")
+    }
+
+    /// When a flipped barrier took effect before its last flip (nil: when its log rows were
+    /// written): the walk that follows a row to its key now reads an entry undone since as the
+    /// change and then its undo, not as the undo alone (see `UndoLogSchema.keyMoves`).
+    private static func addPreviousFlip(_ db: Database) throws {
+        guard try !barrierColumns(db).contains("previousFlippedAt") else { return }
+        try db.execute(
+            """
+            ALTER TABLE \(barriers) ADD COLUMN previousFlippedAt REAL;
+            ALTER TABLE \(barriers) ADD COLUMN previousFlipOrder INTEGER;
+            """)
     }
 
     /// The order of the flips (`flippedAt` is the same for flips with no log row between them),
