@@ -47,6 +47,22 @@ import Testing
         #expect(try articles() == [[1, "A title", "Body", 0]])
     }
 
+    /// An undo that keeps every change of its action writes nothing and takes the action off
+    /// the stack's lists (nothing to redo): the next undo takes back the action beneath.
+    @Test func anUndoThatKeepsEverythingLeavesTheActionAndReachesTheOneBeneath() throws {
+        try edit(paneA, "Set Rating", "UPDATE articles SET rating = 5")
+        try edit(paneA, "Edit Title", "UPDATE articles SET title = 'A title'")
+        try edit(paneB, "Edit Title", "UPDATE articles SET title = 'B title'")
+        let event = try #require(try paneA.undo())
+        #expect(event.name == "Edit Title")
+        #expect(event.conflicts.map(\.kept) == ["B title"])
+        #expect(try articles() == [[1, "B title", "Body", 5]])
+        #expect(paneA.history.undo.map(\.name) == ["Set Rating"])
+        #expect(paneA.canRedo == false)
+        #expect(try paneA.undo()?.conflicts == [])
+        #expect(try articles() == [[1, "B title", "Body", 0]])
+    }
+
     @Test func untrackedLaterWriteIsKeptToo() throws {
         try edit(paneA, "Rate", "UPDATE articles SET rating = 5")
         try fixture.execute("UPDATE articles SET rating = 4")

@@ -79,9 +79,12 @@ public final class UndoEngine: Sendable {
     /// Tracks the tables of the given types.
     /// A table is matched by name case-insensitively, as in SQL, and tracked once however often
     /// it is named.
-    /// - Throws: `UndoError` for an unknown or `WITHOUT ROWID` table, a table without an `INTEGER
-    ///   PRIMARY KEY`, one of the engine's own tables, or when the database already has an
-    ///   engine; `SQLiteError` when the log cannot be created. Nothing is changed then.
+    /// Any table with a PRIMARY KEY is tracked by that key: an `INTEGER PRIMARY KEY`, a TEXT
+    /// key, a key of several columns, a `WITHOUT ROWID` table.
+    /// - Throws: `UndoError` for an unknown table, a table without a PRIMARY KEY, one whose
+    ///   column named `rowid`, `oid` or `_rowid_` hides the rowid, one of the engine's own
+    ///   tables, or when the database already has an engine; `SQLiteError` when the log cannot
+    ///   be created. Nothing is changed then.
     public convenience init(for database: any DatabaseWriter, tables: any Table.Type...) throws {
         try self.init(for: database, tableNames: tables.map { $0.tableName })
     }

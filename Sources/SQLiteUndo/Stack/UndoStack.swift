@@ -78,6 +78,11 @@ public final class UndoStack: Sendable {
     // MARK: Undo and redo
 
     /// Takes back the most recent action of this stack.
+    ///
+    /// What others changed since is kept and reported (`UndoEvent.conflicts`). When they
+    /// changed all of it, the undo writes nothing and the action leaves the stack's history
+    /// (there is nothing to redo): the event lists what was kept, and the next undo takes back
+    /// the action beneath. The same holds for a redo.
     /// - Returns: what the undo did, or nil when there is nothing to undo.
     /// - Throws: `UndoError.replayFailed` (everything rolled back, the stack unchanged).
     @discardableResult
