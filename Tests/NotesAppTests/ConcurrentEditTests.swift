@@ -108,4 +108,29 @@ import Testing
         fixture.press(.control("w"), .control("z"))
         #expect(try body(fixture) == "Body of article 3")
     }
+
+    /// Pane 1 types a line, pane 2 a word after it, pane 1 another word after that; both panes
+    /// undo and redo all of it, then pane 2 undoes its word: only its word goes, as it does
+    /// straight after the typing (found by a session in tmux: "Nothing undone: pane 1 changed
+    /// Body since", and pane 2's step was lost).
+    @Test func aPanesWordUndoesAfterBothPanesUndidAndRedidAroundIt() throws {
+        let fixture = try AppFixture()
+        fixture.press(.enter, .controlEnd, .enter)  // pane 1
+        fixture.type("AAA")
+        fixture.clock.advance(by: 5)
+        fixture.press(.control("w"), .enter, .controlEnd)  // pane 2
+        fixture.type(" BBB")
+        fixture.clock.advance(by: 5)
+        fixture.press(.control("w"), .controlEnd)
+        fixture.type(" CCC")
+        fixture.clock.advance(by: 5)
+        #expect(try body(fixture) == "Body of article 3\nAAA BBB CCC")
+        fixture.press(.control("z"), .control("z"))
+        fixture.press(.control("w"), .control("z"), .control("y"))
+        fixture.press(.control("w"), .control("y"), .control("y"))
+        #expect(try body(fixture) == "Body of article 3\nAAA BBB CCC")
+        fixture.press(.control("w"), .control("z"))
+        #expect(fixture.app.message == "Undid Typing")
+        #expect(try body(fixture) == "Body of article 3\nAAA CCC")
+    }
 }

@@ -92,6 +92,22 @@ import Testing
         #expect(try name() == "A: the body :B")
     }
 
+    /// A types a line, B a word after it, A another after that; both undo and redo all of it
+    /// (A's redos after B's), then B undoes its word: only its word goes.
+    @Test func aWordUndoesAfterBothStacksUndidAndRedidAroundIt() throws {
+        try type(paneA, "the body\nAAA")
+        try type(paneB, "the body\nAAA BBB")
+        try type(paneA, "the body\nAAA BBB CCC")
+        for _ in 0..<2 { #expect(try paneA.undo()?.conflicts == []) }
+        #expect(try name() == "the body BBB")
+        #expect(try paneB.undo()?.conflicts == [])
+        #expect(try paneB.redo()?.conflicts == [])
+        for _ in 0..<2 { #expect(try paneA.redo()?.conflicts == []) }
+        #expect(try name() == "the body\nAAA BBB CCC")
+        #expect(try paneB.undo()?.conflicts == [])
+        #expect(try name() == "the body\nAAA CCC")
+    }
+
     @Test func typingOverTheSameWordsIsKeptAsAConflict() throws {
         try type(paneA, "the text")
         try type(paneB, "the tent")

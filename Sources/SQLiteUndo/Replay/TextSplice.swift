@@ -43,7 +43,9 @@ public enum TextSplice {
     /// Splices in different places both apply, and so do two insertions at one point (theirs
     /// first, as it was written first). Where `theirs` differs from `base` on both sides of my
     /// splice (edits in several places), mine applies where the bytes it replaced still stand
-    /// between the bytes that were around them (`SpliceAnchor`), nearest where they were.
+    /// between the bytes that were around them (`SpliceAnchor`), nearest where they were; where
+    /// theirs wrote right against both ends of mine, where its new bytes hold the bytes mine
+    /// replaced once.
     public static func merge(base: String, mine: String, theirs: String) -> String? {
         // Each change in both of its places, where it has two: one may miss the other's.
         for myEndFirst in [false, true] {
@@ -60,13 +62,44 @@ public enum TextSplice {
         let baseBytes = Array(base.utf8)
         // The context: enough bytes around the splice to tell its place from others'.
         let context = 64
-        let merged = SpliceAnchor.replace(
-            own: baseBytes[my.old],
-            before: baseBytes[max(0, my.old.lowerBound - context)..<my.old.lowerBound],
-            after: baseBytes[my.old.upperBound..<min(baseBytes.count, my.old.upperBound + context)],
-            atStart: my.old.lowerBound == 0, atEnd: my.old.upperBound == baseBytes.count,
-            near: my.old.lowerBound, with: Array(mine.utf8)[my.new], in: Array(theirs.utf8))
+        let theirBytes = Array(theirs.utf8)
+        let replacement = Array(mine.utf8)[my.new]
+        let merged =
+            SpliceAnchor.replace(
+                own: baseBytes[my.old],
+                before: baseBytes[max(0, my.old.lowerBound - context)..<my.old.lowerBound],
+                after: baseBytes[
+                    my.old.upperBound..<min(baseBytes.count, my.old.upperBound + context)],
+                atStart: my.old.lowerBound == 0, atEnd: my.old.upperBound == baseBytes.count,
+                near: my.old.lowerBound, with: replacement, in: theirBytes)
+            ?? replacingOwnBytesWrittenAround(
+                my.old, of: baseBytes, with: replacement, in: theirBytes)
         return merged.map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// `theirs` with the bytes `own` of `base` replaced, where others wrote right beside them
+    /// on both sides (typing just before and just after a word of mine): their one change of
+    /// `base` covers `own`, and its new bytes hold `own` once. Nil when `own` is empty (an
+    /// insertion has no bytes of its own to find), or stands in their new bytes twice or not
+    /// at all.
+    private static func replacingOwnBytesWrittenAround(
+        _ own: Range<Int>, of base: [UInt8], with replacement: ArraySlice<UInt8>,
+        in theirs: [UInt8]
+    ) -> [UInt8]? {
+        guard !own.isEmpty,
+            let their = base.withUnsafeBufferPointer({ base in
+                theirs.withUnsafeBufferPointer { changedBytes(from: base, to: $0, false) }
+            }),
+            their.old.lowerBound <= own.lowerBound, own.upperBound <= their.old.upperBound
+        else { return nil }
+        let ownBytes = base[own]
+        let written = theirs[their.new]
+        guard ownBytes.count <= written.count else { return nil }
+        let places = (written.startIndex...(written.endIndex - ownBytes.count)).filter {
+            written[$0..<($0 + ownBytes.count)].elementsEqual(ownBytes)
+        }
+        guard places.count == 1, let place = places.first else { return nil }
+        return Array(theirs[..<place] + replacement + theirs[(place + ownBytes.count)...])
     }
 
     /// My splice (`my` ranges, bytes from `mine`) applied to `theirs`, nil when it overlaps
