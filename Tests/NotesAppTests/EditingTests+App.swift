@@ -39,6 +39,30 @@ import Testing
         #expect(try article(fixture) == ["Article 3", "Body of article 3!"])
     }
 
+    /// The undo of Delete and Ctrl-Delete puts the cursor back where the delete was, before
+    /// what comes back (nano's and micro's place), and selects again a selection Delete took;
+    /// the undo of Backspace leaves it after, where it was too.
+    @Test func undoOfAForwardDeletePutsTheCursorWhereItWas() throws {
+        let fixture = try AppFixture.openingArticle(withBody: "line one\nline two")
+        let cursor = { fixture.app.panes[0].editor?.body.cursorOffset }
+        fixture.press(.down, .right, .right, .delete, .delete, .delete)
+        #expect(try article(fixture)[1] == "line one\nlitwo")
+        fixture.press(.control("z"))
+        #expect(try article(fixture)[1] == "line one\nline two")
+        #expect(cursor() == 11)
+        fixture.press(.up, .end, .delete, .control("z"))  // joins the lines, and back
+        #expect(cursor() == 8)
+        fixture.press(.down, .home, .controlDelete)
+        #expect(try article(fixture)[1] == "line one\n two")
+        fixture.press(.control("z"))
+        #expect(cursor() == 9)
+        fixture.press(.right, .shift(.right), .shift(.right), .delete, .control("z"))
+        #expect(fixture.app.panes[0].editor?.body.selection == 10..<12)
+        fixture.press(.end, .backspace, .backspace, .control("z"))
+        #expect(try article(fixture)[1] == "line one\nline two")
+        #expect(cursor() == 17)
+    }
+
     @Test func cursorJumpEndsTheRun() throws {
         let fixture = try AppFixture()
         fixture.press(.enter)

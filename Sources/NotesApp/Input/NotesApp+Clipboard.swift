@@ -45,8 +45,9 @@ extension NotesApp {
         message = "Cut \(Self.size(of: text))\(holding)" + sendToTerminal(taken)
     }
 
-    /// Runs `step`, a cut or a paste taking `range` away from the focused field, and keeps where
-    /// the cursor and the selection were before it under the step's id, for its undo
+    /// Runs `step`, a cut, a paste or a forward delete taking `range` away from the focused
+    /// field (a delete: the cursor's place, or the selection), and keeps where the cursor and
+    /// the selection were before it under the step's id, for its undo
     /// (`ArticleEditor.placesBeforeSteps`): when it filed a step of its own, nothing waiting.
     func keepingPlace(taking range: Range<Int>, _ step: () -> Void) {
         let pane = focusedPane

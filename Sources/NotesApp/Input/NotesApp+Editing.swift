@@ -17,9 +17,9 @@ extension NotesApp {
                 edit(name: "Typing") { $0.insertNewline() }
             }
         case .deleteBackward: edit(name: "Delete Text") { $0.deleteBackward() }
-        case .deleteForward: edit(name: "Delete Text") { $0.deleteForward() }
+        case .deleteForward: deletingForward { $0.deleteForward() }
         case .deleteWordBackward: edit(name: "Delete Text") { $0.deleteWordBackward() }
-        case .deleteWordForward: edit(name: "Delete Text") { $0.deleteWordForward() }
+        case .deleteWordForward: deletingForward { $0.deleteWordForward() }
         case .tab where editor.field == .body: edit(insert: "\t", name: "Typing")
         case .tab, .switchField: focusedPane.editor?.switchField()
         case .move(let motion): move { motion.apply(to: &$0) }
@@ -44,6 +44,17 @@ extension NotesApp {
         let cursor = focusedPane.editor?.buffer.cursorOffset ?? 0
         let taken = focusedPane.editor?.buffer.selection ?? cursor..<cursor
         keepingPlace(taking: taken) { edit(insert: text, name: "Paste", coalescing: false) }
+    }
+
+    /// Delete or Ctrl-Delete: the undo of the run it starts puts the cursor back before what
+    /// comes back, where it was, as nano and micro do (a Backspace's undo leaves it after), and
+    /// selects again what a delete of the selection took.
+    private func deletingForward(_ change: (inout EditorBuffer) -> EditKind?) {
+        guard let buffer = focusedPane.editor?.buffer else { return }
+        let cursor = buffer.cursorOffset
+        keepingPlace(taking: buffer.selection ?? cursor..<cursor) {
+            edit(name: "Delete Text", change)
+        }
     }
 
     private func edit(insert text: String, name: String, coalescing: Bool = true) {

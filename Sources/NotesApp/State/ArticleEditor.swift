@@ -17,8 +17,8 @@ struct ArticleEditor {
     var body: EditorBuffer
     /// Find in the body (Ctrl-F): its prompt, or the matches marked after it closed.
     var find: ArticleFind?
-    /// Where the cursor and the selection were before each cut and paste of this editor, by
-    /// the step's id (`UndoStep.id`, the same through undo and redo).
+    /// Where the cursor and the selection were before each cut, paste and forward delete of
+    /// this editor, by the step's id (`UndoStep.id`, the same through undo and redo).
     var placesBeforeSteps: [Int64: PlaceBeforeStep] = [:]
     /// Where the coming undo's change puts the cursor and the selection back, with the field's
     /// length before that undo (`prepareForReplay`; nil: at the change's end).
@@ -106,17 +106,18 @@ struct ArticleEditor {
         unsaved = nil
     }
 
-    /// Before an undo or a redo of `step`: the undo of a cut or a paste puts the cursor and the
-    /// selection back as they were before it (or selects what comes back, when this editor did
-    /// not see the step); any other replay puts the cursor at the change's end.
+    /// Before an undo or a redo of `step`: the undo of a cut, a paste or a forward delete puts
+    /// the cursor and the selection back as they were before it (a cut or a paste this editor
+    /// did not see selects what comes back); any other replay puts the cursor at the change's
+    /// end.
     mutating func prepareForReplay(undoing: Bool, of step: UndoStep?) {
         placeToRestore = nil
         selectsRestoredText = false
-        guard undoing, let step, ["Cut", "Paste"].contains(step.name) else { return }
+        guard undoing, let step else { return }
         if let place = placesBeforeSteps[step.id] {
             placeToRestore = (place, text(of: place.field).utf8.count)
         } else {
-            selectsRestoredText = true
+            selectsRestoredText = ["Cut", "Paste"].contains(step.name)
         }
     }
 
