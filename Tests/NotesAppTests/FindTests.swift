@@ -17,12 +17,17 @@ import Testing
         String(fixture.screen.split(separator: "\n", omittingEmptySubsequences: false)[13])
     }
 
-    /// The cells of the body's first row in the match style, as "m", else ".".
+    /// The cells of the body's first row in the match style, as "m", in the style of the match
+    /// at the cursor, as "c", else ".".
     func matchedCells(_ fixture: AppFixture, count: Int) throws -> String {
         let canvas = try #require(fixture.backend.lastCanvas)
         return String(
             (1...count).map {
-                canvas.cell(at: Point(x: $0, y: 5))?.style == Theme.match ? "m" : "."
+                switch canvas.cell(at: Point(x: $0, y: 5))?.style {
+                case Theme.match: "m"
+                case Theme.currentMatch: "c"
+                default: "."
+                }
             })
     }
 
@@ -34,7 +39,10 @@ import Testing
         #expect(fixture.backend.cursor == Point(x: 10, y: 13))
         // The first match after the cursor; all three marked, in any case.
         #expect(cursor(fixture) == 11)
-        #expect(try matchedCells(fixture, count: 28) == "mmm........mmm.........mmm..")
+        #expect(try matchedCells(fixture, count: 28) == "mmm........ccc.........mmm..")
+        fixture.press(.function(3))
+        #expect(try matchedCells(fixture, count: 28) == "mmm........mmm.........ccc..")
+        fixture.press(.shift(.function(3)))
         fixture.press(.enter)
         #expect(statusLine(fixture).hasPrefix(" Pane 1 │ Nothing to undo"))
         fixture.type("x")
@@ -113,7 +121,7 @@ import Testing
         fixture.press(.control("f"))
         fixture.type("abc")
         fixture.press(.enter)
-        #expect(try matchedCells(fixture, count: 7) == "mmm.mmm")
+        #expect(try matchedCells(fixture, count: 7) == "ccc.mmm")
         fixture.press(.escape)
         #expect(try matchedCells(fixture, count: 7) == ".......")
         #expect(fixture.app.focusedPane.editor != nil)
@@ -171,9 +179,10 @@ import Testing
         fixture.press(.enter, .enter)
         #expect(cursor(fixture) == "First line\nthe ".utf8.count)
         let canvas = try #require(fixture.backend.lastCanvas)
-        #expect(canvas.cell(at: Point(x: 5, y: 6))?.style == Theme.match)
+        #expect(canvas.cell(at: Point(x: 5, y: 6))?.style == Theme.currentMatch)
         #expect(fixture.backend.cursor == Point(x: 5, y: 6))
         fixture.press(.function(3))
         #expect(cursor(fixture) == "First line\nthe needle is here, a ".utf8.count)
+        #expect(fixture.backend.lastCanvas?.cell(at: Point(x: 5, y: 6))?.style == Theme.match)
     }
 }

@@ -45,7 +45,8 @@ enum ArticleView {
         buffer.selection.map { [TextMark(range: $0, style: Theme.selectedText)] } ?? []
     }
 
-    /// The body's marks: what the find matched on screen, then the selection over them.
+    /// The body's marks: what the find matched on screen (the match at the cursor set apart),
+    /// then the selection over them.
     private static func bodyMarks(of editor: ArticleEditor) -> [TextMark] {
         var marks: [TextMark] = []
         if let text = editor.find?.text, !text.isEmpty {
@@ -54,7 +55,11 @@ enum ArticleView {
             let shown = body.visibleRange
             let from = body.layout.boundary(atOrBefore: shown.lowerBound - text.utf8.count * 4)
             marks = TextFinder.matches(of: text, in: body.text, startingIn: from..<shown.upperBound)
-                .map { TextMark(range: $0, style: Theme.match) }
+                .map { match in
+                    let isCurrent = match.lowerBound == body.cursorOffset
+                    return TextMark(
+                        range: match, style: isCurrent ? Theme.currentMatch : Theme.match)
+                }
         }
         return marks + selectionMarks(of: editor.body)
     }

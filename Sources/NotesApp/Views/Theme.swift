@@ -18,6 +18,10 @@ enum Theme {
     static let selectedText = CellStyle(reverse: true)
     /// What a find matched in an open article.
     static let match = CellStyle(foreground: .black, background: .yellow, underline: true)
+    /// The match the cursor is on (F3 and Shift-F3 go from one to the next): black on cyan, in
+    /// reverse and bold where there are no colors.
+    static let currentMatch = CellStyle(
+        foreground: .cyan, background: .black, bold: true, reverse: true, underline: true)
     static let secondary = CellStyle(dim: true)
     static let separator = CellStyle(dim: true)
     static let articleTitle = CellStyle(bold: true)
