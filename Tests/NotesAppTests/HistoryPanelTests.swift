@@ -208,13 +208,13 @@ import Testing
         fixture.press(.down, .down)
         #expect(
             app(fixture).message
-                == "x would change nothing: pane 1 changed Rating since (a step of pane 2)")
+                == "x would change nothing: this pane changed Rating since (a step of pane 2)")
         fixture.press(.enter)
         #expect(
             app(fixture).message
                 == "Enter goes back in this pane's own steps; x takes back pane 2's")
         fixture.press(.character("x"))
-        #expect(app(fixture).message == "Nothing taken back: pane 1 changed Rating since")
+        #expect(app(fixture).message == "Nothing taken back: this pane changed Rating since")
         #expect(try ratings(fixture) == [1, 2, 1])
         // Nothing changed: the panel stays open, for another step.
         #expect(fixture.screen.split(separator: "\n")[1].hasPrefix(" 1 History of this article"))

@@ -85,7 +85,8 @@ extension NotesApp {
     }
 
     /// What a replay kept and why, one clause each: "kept Title: pane 2 changed it since", or,
-    /// when it changed nothing, "pane 2 changed Title since".
+    /// when it changed nothing, "pane 2 changed Title since" ("this pane" for the focused
+    /// pane's own later steps, which a take-back of a past step keeps).
     func keptClauses(of event: UndoEvent, changedNothing: Bool) -> [String] {
         var clauses: [String] = []
         // Each stack named once: one no pane shows is looked up among the leases.
@@ -95,7 +96,11 @@ extension NotesApp {
             let clause: String
             switch conflict.reason {
             case .changedSince:
-                let who = names[conflict.keptFrom] ?? paneName(ofStack: conflict.keptFrom)
+                // The focused pane's own later step (a take-back of a past one): "this pane".
+                let who =
+                    names[conflict.keptFrom]
+                    ?? (conflict.keptFrom == focusedPane.stackID
+                        ? "this pane" : paneName(ofStack: conflict.keptFrom))
                 names[conflict.keptFrom] = who
                 let (verb, what) = change(kept: conflict)
                 clause =
