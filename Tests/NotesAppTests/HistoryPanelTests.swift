@@ -86,6 +86,8 @@ import Testing
         fixture.press(.escape)
         #expect(fixture.screen.split(separator: "\n")[1].hasPrefix(" 1 All articles · 3"))
         #expect(try ratings(fixture) == [1, 5, 4])
+        // The panel's words about its step go with it.
+        #expect(statusLine(fixture) == " Pane 1 │ Undo Set Rating │ Redo Set Rating")
     }
 
     func app(_ fixture: AppFixture) -> NotesApp { fixture.app }

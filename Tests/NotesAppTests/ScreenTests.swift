@@ -44,6 +44,9 @@ import Testing
         #expect(status() == " Pane 2 │ Nothing to undo │ Nothing to redo")
         fixture.press(.control("w"))
         #expect(status() == " Pane 1 │ Nothing to undo │ Redo Set Rating")
+        // A new pane takes the focus, and starts with no message either.
+        fixture.press(.control("y"), .control("z"), .control("t"))
+        #expect(status() == " Pane 2 │ Nothing to undo │ Nothing to redo")
     }
 
     /// A title longer than a narrow pane shows its start, cut with "…", unless it is being

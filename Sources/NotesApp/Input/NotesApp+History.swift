@@ -7,12 +7,19 @@ extension NotesApp {
     /// replays the step): the status line names them instead.
     static let previewedRowsAtMost = 2_000
 
+    /// Closes the panel, and the status line's words about its selected step ("x takes back
+    /// …"), which no key of the pane does any more.
+    private func closeHistory(of pane: Pane) {
+        pane.historyPanel = nil
+        message = nil
+    }
+
     /// Alt-H: opens the focused pane's history, or, in an open article, the article's; closes
     /// it when open.
     func toggleHistory() {
         let pane = focusedPane
         guard pane.historyPanel == nil else {
-            pane.historyPanel = nil
+            closeHistory(of: pane)
             return
         }
         guard pane.stack != nil else {
@@ -89,7 +96,7 @@ extension NotesApp {
         case .top: panel.select(0, stackID: pane.stackID, direction: 1)
         case .bottom: panel.select(panel.lineCount - 1, stackID: pane.stackID, direction: -1)
         case .close:
-            pane.historyPanel = nil
+            closeHistory(of: pane)
             return
         case .goTo:
             return goTo(panel.line(at: panel.selected, stackID: pane.stackID), in: pane)

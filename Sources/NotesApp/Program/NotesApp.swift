@@ -224,11 +224,18 @@ public final class NotesApp {
     }
 
     /// Applies a layout change (recorded for Alt-Z) and saves the open panes in the notebook.
+    /// A change that moves the focus to another pane (a new one) clears the status line's
+    /// message, as moving the focus does.
     func changeLayout(_ change: (inout PaneLayout) -> Void) {
         var changed = layout.present
         change(&changed)
+        if focusedStackID(in: changed) != focusedStackID(in: layout.present) { message = nil }
         layout.set(changed)
         saveLayout()
+    }
+
+    private func focusedStackID(in layout: PaneLayout) -> String? {
+        layout.stackIDs.indices.contains(layout.focus) ? layout.stackIDs[layout.focus] : nil
     }
 
     /// Saves the layout and its history in the notebook when this notes keeps it, and leases
