@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteDatabase
+import Synchronization
 import TestSupport
 import Testing
 
@@ -76,6 +77,34 @@ import Testing
         try notebook.pane.undo()
         try notebook.pane.undo()
         try notebook.rate(5)
+    }
+
+    /// A clock set back between steps (by hand, by the network's time) leaves the order steps
+    /// were done in: a step done after the newest is stamped no earlier than it, also when the
+    /// file is opened again.
+    @Test func aClockSetBackKeepsTheOrderStepsWereDoneIn() throws {
+        var notebook = try open()
+        let clock = Mutex(Date(timeIntervalSince1970: 1_000_000))
+        let setClock = { (engine: UndoEngine) in engine.clock = { clock.withLock { $0 } } }
+        setClock(notebook.engine)
+        try notebook.rate(1)
+        clock.withLock { $0 -= 3600 }
+        try notebook.rate(2)
+        let names = { notebook.pane.history.inTimeOrder.map(\.name) }
+        #expect(names() == ["Rate 1", "Rate 2"])
+        try notebook.pane.back(inTime: 1)
+        #expect(try notebook.value == 1)
+        try notebook.pane.forward(inTime: 1)
+        #expect(try notebook.value == 2)
+        // Opened again, with the clock further back.
+        notebook.db.close()
+        notebook = try open()
+        setClock(notebook.engine)
+        clock.withLock { $0 -= 3600 }
+        try notebook.rate(3)
+        #expect(names() == ["Rate 1", "Rate 2", "Rate 3"])
+        try notebook.pane.back(inTime: 1)
+        #expect(try notebook.value == 2)
     }
 
     @Test func backAndForwardInTimeWalkEveryStateInTheOrderItWasDone() throws {

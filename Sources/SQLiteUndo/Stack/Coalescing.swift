@@ -14,7 +14,7 @@ extension UndoStack {
             top.name == barrier.name, top.coalescingKey == key, !top.inverted,
             settings.withLock({ $0.coalescible == top.id })
         else { return nil }
-        let now = engine.clock().timeIntervalSince1970
+        let now = stamp()
         // Its first log row; none when it only made no-op updates (nothing to merge).
         guard now - top.closedAt <= mergeInterval, let start = barrier.logStart(in: engine),
             let first = try UndoLogSchema.firstSeq(of: barrier.id, from: start, db)

@@ -31,6 +31,9 @@ public final class UndoStack: Sendable {
         /// The engine connection's `dataVersion` when a replay last read these lists (nil: not
         /// read so), by `reloadIfAnotherConnectionCommitted`.
         var readAtDataVersion: Int64?
+        /// The time of the stack's newest step (`stamp()`), nil until worked out from the
+        /// lists, and after they were read again.
+        var newestStamp: Double?
     }
 
     init(engine: UndoEngine, id: String, entries: StackEntries) {
@@ -325,6 +328,22 @@ public final class UndoStack: Sendable {
         return moved
     }
 
+    /// The time to stamp a step done now with: the engine's clock, or, when the clock went back
+    /// (set back by hand, or by the network's time), the time of the stack's newest step, so
+    /// that the steps' times keep the order they were done in (`UndoHistory.inTimeOrder`,
+    /// `back(inTime:)`; equal times go by step id).
+    func stamp() -> Double {
+        let now = engine.clock().timeIntervalSince1970
+        let newest =
+            settings.withLock { $0.newestStamp }
+            ?? entries.withLock { ($0.undo + $0.redo + $0.kept).map(\.stepDate).max() }
+        return settings.withLock { settings in
+            let stamp = max(now, newest ?? now, settings.newestStamp ?? now)
+            settings.newestStamp = stamp
+            return stamp
+        }
+    }
+
     /// Files `barrier` at the top of `list`, done on the step `parent` (a take-back: taking back
     /// the step `takesBack`), and keeps the edits its log rows hold as edits (see
     /// `PackedChange`); returns its entry, or nil (nothing filed) when it has no log rows.
@@ -336,7 +355,7 @@ public final class UndoStack: Sendable {
         let position = (entries.withLock { $0[list].last?.position } ?? 0) + 1
         let entry = StackEntry(
             id: barrier.id, name: barrier.name, coalescingKey: barrier.coalescingKey,
-            position: position, closedAt: engine.clock().timeIntervalSince1970, parent: parent,
+            position: position, closedAt: stamp(), parent: parent,
             takesBack: takesBack)
         guard
             let filed = try UndoLogSchema.file(
@@ -360,7 +379,10 @@ public final class UndoStack: Sendable {
     func reload(_ db: Database) throws {
         let loaded = try UndoLogSchema.entries(ofStack: id, db)
         entries.withLock { $0 = loaded }
-        settings.withLock { $0.fileMayHoldOpenEntries = true }
+        settings.withLock {
+            $0.fileMayHoldOpenEntries = true
+            $0.newestStamp = nil
+        }
     }
 
     /// Reads the lists again when another connection committed since a replay last read them:
