@@ -101,7 +101,7 @@ extension NotesEndToEndTests {
         try session.send("M-h")
         try session.waitFor("History of this article · 5 steps")
         try session.send("End", "x")
-        try session.waitFor("Nothing taken back: pane 1 changed Rating since")
+        try session.waitFor("Nothing taken back: this pane changed Rating since")
         #expect(try ratings()["Art 003 P1"] == 4)
         // The take-back is pane 1's step: Ctrl-Z in pane 1 brings pane 2's typing back.
         try session.send("C-z")
