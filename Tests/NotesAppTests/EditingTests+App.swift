@@ -63,6 +63,22 @@ import Testing
         #expect(cursor() == 17)
     }
 
+    /// The undo of typing or Backspace over a selection selects again what comes back, as
+    /// micro's does, also when the typing went on after it.
+    @Test func undoOfTypingOverASelectionSelectsItAgain() throws {
+        let fixture = try AppFixture.openingArticle(withBody: "line one\nline two")
+        let selection = { fixture.app.panes[0].editor?.body.selection }
+        fixture.press(.down, .right, .right, .shift(.right), .shift(.right))
+        fixture.type("zz")
+        #expect(try article(fixture)[1] == "line one\nlizz two")
+        fixture.press(.control("z"))
+        #expect(try article(fixture)[1] == "line one\nline two")
+        #expect(selection() == 11..<13)
+        fixture.press(.backspace, .control("z"))
+        #expect(try article(fixture)[1] == "line one\nline two")
+        #expect(selection() == 11..<13)
+    }
+
     @Test func cursorJumpEndsTheRun() throws {
         let fixture = try AppFixture()
         fixture.press(.enter)

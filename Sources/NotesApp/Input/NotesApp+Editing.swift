@@ -9,18 +9,21 @@ extension NotesApp {
     func performEdit(_ action: EditorAction) {
         guard let editor = focusedPane.editor else { return }
         switch action {
-        case .type(let character): edit(insert: String(character), name: "Typing")
+        case .type(let character):
+            overSelection { edit(insert: String(character), name: "Typing") }
         case .enter:
             if editor.field == .title {
                 focusedPane.editor?.switchField()
             } else {
-                edit(name: "Typing") { $0.insertNewline() }
+                overSelection { edit(name: "Typing") { $0.insertNewline() } }
             }
-        case .deleteBackward: edit(name: "Delete Text") { $0.deleteBackward() }
+        case .deleteBackward: overSelection { edit(name: "Delete Text") { $0.deleteBackward() } }
         case .deleteForward: deletingForward { $0.deleteForward() }
-        case .deleteWordBackward: edit(name: "Delete Text") { $0.deleteWordBackward() }
+        case .deleteWordBackward:
+            overSelection { edit(name: "Delete Text") { $0.deleteWordBackward() } }
         case .deleteWordForward: deletingForward { $0.deleteWordForward() }
-        case .tab where editor.field == .body: edit(insert: "\t", name: "Typing")
+        case .tab where editor.field == .body:
+            overSelection { edit(insert: "\t", name: "Typing") }
         case .tab, .switchField: focusedPane.editor?.switchField()
         case .move(let motion): move { motion.apply(to: &$0) }
         case .select(let motion): move { buffer in buffer.select { motion.apply(to: &$0) } }
@@ -44,6 +47,14 @@ extension NotesApp {
         let cursor = focusedPane.editor?.buffer.cursorOffset ?? 0
         let taken = focusedPane.editor?.buffer.selection ?? cursor..<cursor
         keepingPlace(taking: taken) { edit(insert: text, name: "Paste", coalescing: false) }
+    }
+
+    /// Typing or deleting with a selection: the step replaces it, and its undo selects again
+    /// what comes back, as micro's does (with nothing selected, the undo leaves the cursor at
+    /// the change's end).
+    private func overSelection(_ edit: () -> Void) {
+        guard let selection = focusedPane.editor?.buffer.selection else { return edit() }
+        keepingPlace(taking: selection, edit)
     }
 
     /// Delete or Ctrl-Delete: the undo of the run it starts puts the cursor back before what
