@@ -4,10 +4,10 @@ import SQLiteDatabase
 extension Pane {
     /// Shows what this pane's last undo or redo brought back (`restoredToReveal`), once, as the
     /// pane loads: an open article that came back stays open (or opens again, if it was gone)
-    /// with the cursor at the change, the list selecting it; an open article the undo took away leaves the pane in its
-    /// "deleted" state; otherwise the list selects the restored article that comes first in its
-    /// order, clearing a filter that hides it. Returns whether the open article's cursor goes
-    /// to the change.
+    /// with the cursor at the change, the list selecting it; an open article the undo took
+    /// away leaves the pane in its "deleted" state; otherwise the list selects the restored
+    /// article that comes first in its order, clearing a filter that hides it. Returns whether
+    /// the open article's cursor goes to the change.
     func revealRestored(_ db: Database) throws -> Bool {
         guard let ids = restoredToReveal else { return false }
         restoredToReveal = nil
