@@ -46,6 +46,7 @@ extension ModelRun {
         if count > 24, choice < 3 { choice = 9 }
         if choice < 3 || count < 2 { return try insert(&barrier, reusing: choice == 0) }
         guard let rowid = existingRowid() else { return "skip" }
+        if random.next(below: 10) == 0 { return try writeAndTakeBack(rowid, &barrier) }
         switch choice {
         case 3...5:
             let content = model.contentColumns
@@ -90,6 +91,30 @@ extension ModelRun {
         default:
             return "skip"
         }
+    }
+
+    /// A write and its reverse: a column of `rowid` set and set back, or a row inserted and
+    /// deleted. In a barrier that writes nothing else, its writes cancel out (unless the
+    /// application's triggers stamped a new time): it does not register.
+    mutating func writeAndTakeBack(_ rowid: Int64, _ barrier: inout ReferenceModel.BarrierRecord?)
+        throws -> String
+    {
+        let content = model.contentColumns
+        guard random.next(below: 2) == 0, let old = model.row("t", rowid), !content.isEmpty else {
+            let inserted = nextRowid
+            let described = try insert(&barrier, reusing: false)
+            try db.write { try $0.execute("DELETE FROM t WHERE id = ?", [.integer(inserted)]) }
+            model.deleteItem(inserted, now: now, in: &barrier)
+            return described + ", deleted"
+        }
+        let column = content[random.next(below: content.count)]
+        try updateItems(
+            [
+                (rowid, rowid, [column: value(for: column)]),
+                (rowid, rowid, [column: old[column] ?? .null]),
+            ],
+            &barrier)
+        return "update \(rowid) [\(column)] and back"
     }
 
     mutating func insert(_ barrier: inout ReferenceModel.BarrierRecord?, reusing: Bool) throws

@@ -65,6 +65,7 @@ extension ReferenceModel {
     /// the redo list as a branch and drops the oldest registered barriers beyond the levels.
     mutating func register(_ record: BarrierRecord, on stack: String) {
         guard record.wrote else { return }
+        guard !record.cancelsOut else { return unfile(cancelledOut: record, on: stack) }
         recordStacks[record.id] = (stack, record.actionID)
         if open[stack]?.remove(record.id) != nil,
             let index = undo[stack]?.lastIndex(where: { $0.id == record.id })
@@ -80,6 +81,36 @@ extension ReferenceModel {
             coalescible[stack] = record.id
         }
         keepRedoAndTrim(stack, to: Self.levels)
+    }
+
+    /// Takes back the filing of a barrier whose writes cancelled out: it does not register (the
+    /// redo list stays), the steps done on it are done on the one it was done on, and the rows
+    /// it only updated read as changed by whoever changed them before (nobody else did since):
+    /// its log is gone, and a typing step of another stack merges over them. A row it inserted,
+    /// deleted or moved, even back, still reads as its change, as the engine keeps its key
+    /// changes.
+    private mutating func unfile(cancelledOut record: BarrierRecord, on stack: String) {
+        open[stack]?.remove(record.id)
+        if coalescible[stack] == record.id { coalescible[stack] = nil }
+        guard let index = undo[stack]?.lastIndex(where: { $0.id == record.id }),
+            let removed = undo[stack]?.remove(at: index)
+        else { return }
+        for list in [\ReferenceModel.undo, \.redo, \.kept] {
+            for index in self[keyPath: list][stack, default: []].indices
+            where self[keyPath: list][stack]?[index].parent == removed.actionID {
+                self[keyPath: list][stack]?[index].parent = removed.parent
+            }
+        }
+        for change in record.changes
+        where change.fullBefore == nil && change.fullAfter == nil && !change.moved {
+            guard let rowid = change.current else { continue }
+            let key = RowKey(table: change.table, rowid: rowid)
+            guard tables[key.table]?[rowid]?.changedBy == record.id,
+                let before = record.touchedBefore[key]
+            else { continue }
+            tables[key.table]?[rowid]?.changedBy = before.by
+            tables[key.table]?[rowid]?.changedAt = before.at
+        }
     }
 
     /// The most recent registered barrier of a stack's list.

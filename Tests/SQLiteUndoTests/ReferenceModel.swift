@@ -54,6 +54,7 @@ struct ReferenceModel {
         var fullBefore: Values?  // the whole original row (for a delete)
         var fullAfter: Values?  // the whole row as inserted (for an insert)
         var lastTouch = 0  // the sequence of the barrier's last change to the row
+        var moved = false  // the barrier changed its key (maybe back)
     }
 
     struct BarrierRecord {
@@ -81,6 +82,20 @@ struct ReferenceModel {
         var parent = 0
         /// The sequence of the barrier's first change to each row.
         var firstTouch: [RowKey: Int] = [:]
+        /// Who changed each row it changed, and when, last before it (`StoredRow.changedBy`,
+        /// `changedAt`): what the row reads as again when the barrier's writes cancel out.
+        var touchedBefore: [RowKey: (by: Int, at: Int)] = [:]
+        /// The counts of `recordedTouches` at its first and last change, and its own changes:
+        /// others changed rows in between when the range holds more.
+        var touches: ClosedRange<Int>?
+        var ownTouches = 0
+
+        /// Whether its writes cancel out, and nobody else's recorded write came between them
+        /// (its own then wrote over theirs): it does not register.
+        var cancelsOut: Bool {
+            wrote && !changes.contains(where: ReferenceModel.isEffective)
+                && (touches?.count ?? 0) == ownTouches
+        }
 
         var actionID: Int { action == 0 ? id : action }
         /// When the action was done, as the engine orders steps in time.
@@ -131,6 +146,8 @@ struct ReferenceModel {
     var open: [String: Set<Int>] = [:]
     /// Counts changes, for `StoredRow.changedAt` and `BarrierRecord.firstTouch`.
     var sequence = 0
+    /// Counts changes by records (barriers, replays), for `BarrierRecord.touches`.
+    var recordedTouches = 0
     /// Every key change, insert and delete a barrier or a replay made (the log's), in the order
     /// they took effect: an undo follows there a row its step changed in place that moved since.
     var keyMoves: [KeyMove] = []
@@ -162,11 +179,18 @@ struct ReferenceModel {
 
     /// Notes a change to a row by the record `writer` (0: none).
     private mutating func touch(_ key: RowKey, in record: inout BarrierRecord?) {
+        if let id = record?.id, let row = tables[key.table]?[key.rowid], row.changedBy != id {
+            record?.touchedBefore[key] = (row.changedBy, row.changedAt)
+        }
         sequence += 1
         tables[key.table]?[key.rowid]?.changedBy = record?.id ?? 0
         tables[key.table]?[key.rowid]?.changedAt = sequence
         guard record != nil else { return }
         record?.wrote = true
+        recordedTouches += 1
+        record?.ownTouches += 1
+        let first = record?.touches?.lowerBound ?? recordedTouches
+        record?.touches = first...recordedTouches
         if record?.firstTouch[key] == nil { record?.firstTouch[key] = sequence }
     }
 
@@ -269,6 +293,7 @@ struct ReferenceModel {
                 tables[table]?[newRowid]?.writers[column] = change.beforeWriters[column]
             }
         }
+        if rowid != newRowid { change.moved = true }
         change.current = newRowid
         change.lastTouch = sequence
         record.changes[index] = change

@@ -290,6 +290,8 @@ public final class UndoEngine: Sendable {
                     barrier.didCapture(for: self, isFirstInTransaction: isFirst) {
                         recorder.nextSeq(db) ?? (try? UndoLogSchema.nextSeq(db)) ?? 0
                     }
+                    barrier.noteCapture(
+                        afterHandovers: recorder.handover(to: barrier.id), in: self)
                 }
                 capturing.answer = barrier.id
                 return barrier.id

@@ -25,6 +25,9 @@ final class Barrier: Sendable {
         /// The redo entries kept as a branch when it was filed while its block ran: put back on
         /// the redo list if the block throws.
         var setAsideRedo: [Int64] = []
+        /// Whether its own entry holds more than one log row, so that its writes may cancel out
+        /// (checked when its block returns: `UndoStack.unregisterIfCancelledOut`).
+        var mayCancelOut = false
     }
 
     init(name: String, coalescingKey: String? = nil, recordsAtCommit: Bool = true) {
@@ -37,10 +40,12 @@ final class Barrier: Sendable {
 
     deinit { LiveBarriers.remove(id) }
 
-    /// An engine this barrier wrote to, and where its log rows there start.
+    /// An engine this barrier wrote to, and where its log rows there start; the handovers of
+    /// its log (`BarrierRecorder.handover`) at its first and last capture there.
     private struct Capturing {
         let engine: UndoEngine
         var logStart: Int64
+        var handovers: ClosedRange<UInt64>?
     }
 
     /// The engine that captured last, as a bit pattern: a repeat capture (every row of a bulk
@@ -67,6 +72,22 @@ final class Barrier: Sendable {
                 engines[key] = Capturing(engine: engine, logStart: nextSeq())
             }
         }
+    }
+
+    /// Notes that this barrier captures in `engine` after `handovers` of its log.
+    func noteCapture(afterHandovers handovers: UInt64, in engine: UndoEngine) {
+        engines.withLock { engines in
+            let key = ObjectIdentifier(engine)
+            let first = engines[key]?.handovers?.lowerBound ?? handovers
+            engines[key]?.handovers = first...max(first, handovers)
+        }
+    }
+
+    /// Whether another barrier captured, or a replay flipped an entry, in `engine` between this
+    /// barrier's first and last capture there: its writes there, even if they cancel out, then
+    /// wrote over another's.
+    func othersActedBetweenItsWrites(in engine: UndoEngine) -> Bool {
+        engines.withLock { $0[ObjectIdentifier(engine)]?.handovers.map { $0.count > 1 } ?? false }
     }
 
     /// The engines whose tables this barrier wrote.
@@ -97,6 +118,11 @@ final class Barrier: Sendable {
         life.withLock { $0.file(recorded, by: recorder) }
     }
 
+    /// A later transaction of its block added log rows to the entry it is filed to.
+    func noteGrown(by recorder: BarrierRecorder) {
+        life.withLock { $0.grow(by: recorder) }
+    }
+
     /// The transaction that filed it rolled back (`BarrierLife.unfile`).
     func unfile(by recorder: BarrierRecorder) {
         life.withLock { $0.unfile(by: recorder) }
@@ -111,12 +137,17 @@ final class Barrier: Sendable {
 
     /// Its block returned (`BarrierLife.close`): it registers with the stack of each engine
     /// it wrote to. A transaction that filed it while the block ran leaves only that entry to
-    /// register (`UndoStack.registerFiled`); writes made outside `write` file it now (a
-    /// transaction still open files it when it commits).
+    /// register (`UndoStack.registerFiled`), unless its writes cancelled out; writes made
+    /// outside `write` file it now (a transaction still open files it when it commits).
     func close() throws {
         life.withLock { $0.close() }
         for engine in capturingEngines {
             if let recorded = recorded(by: engine.recorder) {
+                if recorded.mayCancelOut, !othersActedBetweenItsWrites(in: engine),
+                    recorded.stack.unregisterIfCancelledOut(self, recorded)
+                {
+                    continue
+                }
                 recorded.stack.registerFiled(entry: recorded.entry)
             } else if !engine.recorder.isPending(self) {
                 try engine.currentStack.register(self)
@@ -169,9 +200,10 @@ enum BarrierID {
 /// without its undo entry, and stacks list actions in the order they first changed the database.
 /// It registers when `body` returns (the stack's redo list kept as a branch): until then `undo()`
 /// passes it by, and a later transaction of `body` adds to it. Nested barriers: a write belongs to
-/// the innermost. A barrier that wrote nothing is not registered; if `body` throws, nothing is
-/// recorded and the error is rethrown. Inside `withUndoDisabled`, `body` just runs: nothing is
-/// recorded or registered.
+/// the innermost. A barrier that wrote nothing is not registered, nor one whose writes cancel out
+/// (a row inserted and deleted, a value set and set back; read for actions of up to 1,000 log
+/// rows): the redo list stays. If `body` throws, nothing is recorded and the error is rethrown.
+/// Inside `withUndoDisabled`, `body` just runs: nothing is recorded or registered.
 /// - Parameters:
 ///   - name: the action's name, shown as "Undo <name>".
 ///   - coalescing: a key; a barrier with the same name and key right after the previous one (see

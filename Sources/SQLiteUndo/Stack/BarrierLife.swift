@@ -46,6 +46,11 @@ struct BarrierLife: Sendable {
         filings[ObjectIdentifier(recorder)] = recorded
     }
 
+    /// A later transaction of its block added log rows to its entry.
+    mutating func grow(by recorder: BarrierRecorder) {
+        filings[ObjectIdentifier(recorder)]?.mayCancelOut = true
+    }
+
     /// The transaction that filed it rolled back.
     mutating func unfile(by recorder: BarrierRecorder) {
         filings[ObjectIdentifier(recorder)] = nil

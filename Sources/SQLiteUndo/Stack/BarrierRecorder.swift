@@ -13,6 +13,26 @@ final class BarrierRecorder: WriteTransactionObserver, Sendable {
     private let transactionEdges = Atomic<UInt64>(0)
     /// A number that changes whenever a write transaction begins or ends.
     var transactionEdge: UInt64 { transactionEdges.load(ordering: .relaxed) }
+    /// Counts the times the log changed hands: a capture by another barrier than the one that
+    /// captured last, or a replay that flipped an entry (it changes rows without capturing).
+    private let handovers = Atomic<UInt64>(0)
+    private let lastCapturer = Atomic<Int64>(0)
+
+    /// Notes that `barrier` captures (the capture function's first row in a barrier scope and
+    /// transaction) and returns the count of handovers: equal for two captures of one barrier
+    /// when nobody else acted in between.
+    func handover(to barrier: Int64) -> UInt64 {
+        guard lastCapturer.exchange(barrier, ordering: .relaxed) != barrier else {
+            return handovers.load(ordering: .relaxed)
+        }
+        return handovers.add(1, ordering: .relaxed).newValue
+    }
+
+    /// A replay flipped an entry: its rows changed without a capture.
+    func noteFlip() {
+        lastCapturer.store(0, ordering: .relaxed)
+        handovers.add(1, ordering: .relaxed)
+    }
 
     /// Where the log ended when this connection last committed, if that transaction filed
     /// barriers (filing read it), with the file's data version then. While the version stays
@@ -108,6 +128,7 @@ final class BarrierRecorder: WriteTransactionObserver, Sendable {
                     ? try UndoLogSchema.extendSpan(of: barrier.id, from: start, db)
                     : try UndoLogSchema.moveLog(of: barrier.id, from: start, to: recorded.entry, db)
             {
+                if recorded.entry == barrier.id { barrier.noteGrown(by: self) }
                 try stack.packLog(of: barrier, in: recorded.entry, db)
                 continue
             }

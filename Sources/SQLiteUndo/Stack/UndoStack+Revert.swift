@@ -53,7 +53,7 @@ extension UndoStack {
                 }
                 // A take-back that restored nothing files nothing.
                 let parent = entries.withLock { $0.undo.last?.stepID }
-                if let added = try insertEntry(
+                if let (added, _) = try insertEntry(
                     inverse, list: .undo, parent: parent, takesBack: step.id, db)
                 {
                     entries.withLock { $0.undo.append(added) }

@@ -158,7 +158,7 @@ public final class UndoStack: Sendable {
         } else {
             // The inverse takes the entry's place (`UndoLogSchema.supersede`). An inverse that
             // restored nothing is not filed.
-            added = try insertEntry(inverse, list: target, parent: top.parent, db)
+            added = try insertEntry(inverse, list: target, parent: top.parent, db)?.entry
             added?.step = top.stepID
             added?.stepAt = top.stepDate
             added?.takesBack = top.takesBack
@@ -228,11 +228,11 @@ public final class UndoStack: Sendable {
             return merged
         }
         let parent = entries.withLock { $0.undo.last?.stepID }
-        guard let entry = try insertEntry(barrier, list: .undo, parent: parent, db) else {
-            return nil
-        }
+        guard let (entry, logEnd) = try insertEntry(barrier, list: .undo, parent: parent, db)
+        else { return nil }
         try closeMergingInFile(except: entry, db)
         var recorded = Barrier.Recorded(stack: self, entry: barrier.id, mergedFromSeq: nil)
+        recorded.mayCancelOut = logEnd > barrier.logStart(in: engine) ?? logEnd
         if barrier.isRunning {
             // Kept as a branch in the file now; the stack lists them as redo until the block
             // returns (a crash meanwhile never offers to redo over the action), and puts them
@@ -300,21 +300,54 @@ public final class UndoStack: Sendable {
                         of: recorded.entry, from: first, except: recorded.collapsed, db)
                     return
                 }
-                try UndoLogSchema.restoreRedo(recorded.setAsideRedo, db)
-                if let unfiled = entries.withLock({ $0.undo.last { $0.id == barrier.id } }) {
-                    try UndoLogSchema.repointChildren(
-                        of: unfiled.stepID, to: unfiled.parent, stack: id, db)
-                }
-                try UndoLogSchema.deleteEntries([barrier.id], db)
-                // As the file has them now (a reading of the lists while the block ran counts
-                // the redo entries it set aside as kept).
-                try reload(db)
-                settings.withLock { if $0.coalescible == barrier.id { $0.coalescible = nil } }
+                try unfile(barrier, recorded, db)
             }
         } catch {
             try? reload()
             throw error
         }
+    }
+
+    /// Takes back the filing of a barrier whose block returned when its writes cancelled out
+    /// (a row inserted and deleted, a value set and set back): like a barrier that wrote
+    /// nothing, it does not register, and the redo list stays. Returns whether it did; an
+    /// entry spanning more than `rowsReadForCancelling` log rows is not read, and registers.
+    func unregisterIfCancelledOut(_ barrier: Barrier, _ recorded: Barrier.Recorded) -> Bool {
+        do {
+            return try engine.database.write { db in
+                guard entries.withLock({ $0.undo.last { $0.id == barrier.id }?.inverted == false }),
+                    try UndoLogSchema.cancelsOut(
+                        entry: barrier.id, readingAtMost: Self.rowsReadForCancelling, db)
+                else { return false }
+                try unfile(barrier, recorded, db)
+                return true
+            }
+        } catch {
+            // It registers as it is: its undo then finds nothing to change.
+            try? reload()
+            return false
+        }
+    }
+
+    /// The most log rows of an action read when its block returns, to tell whether its writes
+    /// cancelled out: an action larger than that registers unread (reading it would cost a
+    /// large action a fraction of its own time).
+    static let rowsReadForCancelling = 1000
+
+    /// Takes the entry of `barrier` (filed on its own, not merged) off the stack with its log
+    /// rows, puts back the redo entries its filing set aside, and makes the steps done on it
+    /// done on the one it was done on.
+    private func unfile(_ barrier: Barrier, _ recorded: Barrier.Recorded, _ db: Database) throws {
+        try UndoLogSchema.restoreRedo(recorded.setAsideRedo, db)
+        if let unfiled = entries.withLock({ $0.undo.last { $0.id == barrier.id } }) {
+            try UndoLogSchema.repointChildren(
+                of: unfiled.stepID, to: unfiled.parent, stack: id, db)
+        }
+        try UndoLogSchema.deleteEntries([barrier.id], db)
+        // As the file has them now (a reading of the lists while the block ran counts the redo
+        // entries it set aside as kept).
+        try reload(db)
+        settings.withLock { if $0.coalescible == barrier.id { $0.coalescible = nil } }
     }
 
     /// Moves an entry to the top of the other list, its log now read the other way.
@@ -325,6 +358,7 @@ public final class UndoStack: Sendable {
         moved.position = (entries.withLock { $0[list].last?.position } ?? 0) + 1
         moved.inverted.toggle()
         try UndoLogSchema.move(moved, to: list, db)
+        engine.recorder.noteFlip()
         return moved
     }
 
@@ -346,11 +380,12 @@ public final class UndoStack: Sendable {
 
     /// Files `barrier` at the top of `list`, done on the step `parent` (a take-back: taking back
     /// the step `takesBack`), and keeps the edits its log rows hold as edits (see
-    /// `PackedChange`); returns its entry, or nil (nothing filed) when it has no log rows.
+    /// `PackedChange`); returns its entry with the log's highest `seq` (its last row's), or nil
+    /// (nothing filed) when it has no log rows.
     func insertEntry(
         _ barrier: Barrier, list: UndoLogSchema.List, parent: Int64?, takesBack: Int64? = nil,
         _ db: Database
-    ) throws -> StackEntry? {
+    ) throws -> (entry: StackEntry, logEnd: Int64)? {
         guard let start = barrier.logStart(in: engine) else { return nil }
         let position = (entries.withLock { $0[list].last?.position } ?? 0) + 1
         let entry = StackEntry(
@@ -366,7 +401,7 @@ public final class UndoStack: Sendable {
         if filed.mayPack {
             try UndoLogSchema.packNewEntry(entry.id, from: start, slots: engine.mostSlots, db)
         }
-        return entry
+        return (entry, filed.logEnd)
     }
 
     /// Reads the lists again from the file (after a transaction that changed them rolled back).

@@ -20,16 +20,42 @@ extension UndoLogSchema {
             inverted: false, db)
     }
 
+    /// Whether the log rows of the filed entry `entry` cancel out: every row they insert they
+    /// delete, every value they change they set back (a text or blob compared by its
+    /// fingerprint, as a packed row keeps it), and no row keeps another key. An entry whose span
+    /// holds more than `limit` log rows is taken as changing something, unread.
+    static func cancelsOut(entry: Int64, readingAtMost limit: Int, _ db: Database) throws -> Bool {
+        guard
+            let span = try db.fetchOne(
+                Row.self, "SELECT firstSeq, lastSeq FROM \(barriers) WHERE id = ?",
+                [.integer(entry)])
+        else { return false }
+        let first: Int64 = try span.decode(at: 0)
+        let last: Int64 = try span.decode(at: 1)
+        guard last - first < limit else { return false }
+        let slots = try slotCount(db)
+        let cursor = try db.fetchCursor(
+            "\(selectingEntries(slots: slots)) WHERE \(filedRows()) ORDER BY seq",
+            [.integer(entry)])
+        var reducer = NetChangeReducer()
+        var position: Int64 = 0
+        while let row = try cursor.next() {
+            position += 1
+            if let entry = try LogEntry(row: row, slots: slots, inverted: false, order: position) {
+                reducer.add(entry.fingerprinted)
+            }
+        }
+        return reducer.result.isEmpty
+    }
+
     /// Log rows reduced to one net change per row (see `netChanges(ofEntry:inverted:_:)`).
     /// `rows` is SQL selecting them, with its `arguments`.
     private static func netChanges(
         ofRows rows: String, _ arguments: [SQLiteValue], inverted: Bool, _ db: Database
     ) throws -> [NetChange] {
         let slots = try slotCount(db)
-        let values = (0..<slots).map { "o\($0)" } + (0..<slots).map { "n\($0)" }
         let cursor = try db.fetchCursor(
-            "SELECT seq, tableId, kind, oldRowid, newRowid, mask, \(values.joined(separator: ", ")), "
-                + "splice IS NOT NULL FROM \(log) WHERE \(rows) ORDER BY seq "
+            "\(selectingEntries(slots: slots)) WHERE \(rows) ORDER BY seq "
                 + (inverted ? "DESC" : "ASC"),
             arguments)
         var reducer = NetChangeReducer()
@@ -42,6 +68,14 @@ extension UndoLogSchema {
             }
         }
         return reducer.result
+    }
+
+    /// The start of a query reading log rows as `LogEntry(row:slots:inverted:order:)` decodes
+    /// them.
+    private static func selectingEntries(slots: Int) -> String {
+        let values = (0..<slots).map { "o\($0)" } + (0..<slots).map { "n\($0)" }
+        return "SELECT seq, tableId, kind, oldRowid, newRowid, mask, "
+            + "\(values.joined(separator: ", ")), splice IS NOT NULL FROM \(log)"
     }
 }
 
@@ -79,6 +113,34 @@ extension LogEntry {
         self.init(
             seq: order, tableId: try row.decode(at: 1), kind: kind, oldRowid: oldRowid,
             newRowid: newRowid, old: old, new: new.mapValues(\.value))
+    }
+}
+
+extension LogEntry {
+    /// The entry with each text and blob value as its fingerprint (`PackedChange.Fingerprint`),
+    /// as a packed row's cells already hold theirs: two values compare equal when the values
+    /// they stand for do, packed or not.
+    var fingerprinted: LogEntry {
+        let isPacked = old.values.contains(where: \.packed)
+        func fingerprint(_ value: SQLiteValue) -> SQLiteValue {
+            guard !isPacked else { return value }
+            let packable: PackedChange.Value
+            switch value {
+            case .text(let text):
+                packable = PackedChange.Value(storage: .text, bytes: Array(text.utf8))
+            case .blob(let bytes): packable = PackedChange.Value(storage: .blob, bytes: bytes)
+            default: return value
+            }
+            return .blob(PackedChange.Fingerprint(of: packable).encoded)
+        }
+        return LogEntry(
+            seq: seq, tableId: tableId, kind: kind, oldRowid: oldRowid, newRowid: newRowid,
+            old: old.mapValues { logged in
+                LoggedValue(
+                    value: fingerprint(logged.value), seq: logged.seq, column: logged.column,
+                    packed: logged.packed)
+            },
+            new: new.mapValues(fingerprint))
     }
 }
 
