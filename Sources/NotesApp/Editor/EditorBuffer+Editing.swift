@@ -54,7 +54,8 @@ extension EditorBuffer {
     }
 
     /// Deletes the word before the cursor (Ctrl-Backspace, Alt-Backspace): the spaces and
-    /// punctuation before it, then the word, as `moveWordLeft` moves.
+    /// punctuation before it, then the word, as `moveWordLeft` moves (at a line's start, the
+    /// line break alone).
     @discardableResult
     mutating func deleteWordBackward() -> EditKind? {
         if let deleted = deleteSelection() { return deleted }
@@ -65,7 +66,7 @@ extension EditorBuffer {
     }
 
     /// Deletes the word after the cursor (Ctrl-Delete): the spaces and punctuation after it,
-    /// then the word, as `moveWordRight` moves.
+    /// then the word, as `moveWordRight` moves (at a line's end, the line break alone).
     @discardableResult
     mutating func deleteWordForward() -> EditKind? {
         if let deleted = deleteSelection() { return deleted }

@@ -17,6 +17,8 @@ extension EditorBuffer {
 
     /// Moves to the start of the word before the cursor: skips spaces and
     /// punctuation, then the word (letters, digits, "_"; a run of CJK is one word).
+    /// A line break is a step of its own, as in micro: at a line's start the cursor
+    /// goes to the end of the line before, and the spaces at a line's start end there.
     @discardableResult
     mutating func moveWordLeft() -> Bool {
         move(to: startOfWordBefore)
@@ -24,12 +26,18 @@ extension EditorBuffer {
 
     /// Where the word before the cursor starts (see `moveWordLeft`).
     var startOfWordBefore: Int {
-        let pastGap = offset(skippingBackward: { !Self.isWordCharacter($0) }, from: cursorOffset)
+        if let previous = layout.boundary(before: cursorOffset),
+            layout.character(at: previous)?.isNewline == true
+        {
+            return previous
+        }
+        let pastGap = offset(skippingBackward: Self.isGapInLine, from: cursorOffset)
         return offset(skippingBackward: Self.isWordCharacter, from: pastGap)
     }
 
     /// Moves to the end of the word after the cursor: skips spaces and
-    /// punctuation, then the word.
+    /// punctuation, then the word. At a line's end the cursor goes to the start of
+    /// the next line.
     @discardableResult
     mutating func moveWordRight() -> Bool {
         move(to: endOfWordAfter)
@@ -37,7 +45,10 @@ extension EditorBuffer {
 
     /// Where the word after the cursor ends (see `moveWordRight`).
     var endOfWordAfter: Int {
-        let pastGap = offset(skippingForward: { !Self.isWordCharacter($0) }, from: cursorOffset)
+        if let character = layout.character(at: cursorOffset), character.isNewline {
+            return cursorOffset + character.utf8.count
+        }
+        let pastGap = offset(skippingForward: Self.isGapInLine, from: cursorOffset)
         return offset(skippingForward: Self.isWordCharacter, from: pastGap)
     }
 
@@ -159,6 +170,12 @@ extension EditorBuffer {
             offset = previous
         }
         return offset
+    }
+
+    /// Whether a grapheme is between words on one line: a space or punctuation, not a
+    /// line break.
+    private static func isGapInLine(_ character: Character) -> Bool {
+        !isWordCharacter(character) && !character.isNewline
     }
 
     /// Whether a grapheme belongs to a word: letters (any script), digits and "_".

@@ -66,13 +66,26 @@ import Testing
             ])
     }
 
-    @Test func wordMovesCrossLineBreaks() {
+    /// A line break is a step of its own, as in micro: the spaces at a line's start end a move
+    /// there, and at a line's edge a word move or delete takes the line break alone.
+    @Test func wordMovesAndDeletesStopAtLineBreaks() {
         var buffer = EditorBuffer(marked: "one|\n  two")
-        buffer.moveWordRight()
-        #expect(buffer.marked == "one\n  two|")
-        buffer.moveWordLeft()
-        buffer.moveWordLeft()
-        #expect(buffer.marked == "|one\n  two")
+        var rightStops: [String] = []
+        while buffer.moveWordRight() { rightStops.append(buffer.marked) }
+        #expect(rightStops == ["one\n|  two", "one\n  two|"])
+        var leftStops: [String] = []
+        while buffer.moveWordLeft() { leftStops.append(buffer.marked) }
+        #expect(leftStops == ["one\n  |two", "one\n|  two", "one|\n  two", "|one\n  two"])
+
+        var deleting = EditorBuffer(marked: "one|\n  two")
+        deleting.deleteWordForward()
+        #expect(deleting.marked == "one|  two")
+        deleting = EditorBuffer(marked: "one\n|  two")
+        deleting.deleteWordBackward()
+        #expect(deleting.marked == "one|  two")
+        deleting = EditorBuffer(marked: "one\n  |two")
+        deleting.deleteWordBackward()
+        #expect(deleting.marked == "one\n|two")
     }
 
     @Test func upAndDownKeepTheGoalColumnAcrossWideCharacters() {
