@@ -87,6 +87,20 @@ import Testing
         #expect(try matchedCells(fixture, count: 14) == "..............")
     }
 
+    /// Find looks in the body; Esc puts the cursor back in the title when it was there.
+    @Test func escGoesBackToTheTitleWhenFindOpenedThere() throws {
+        let fixture = try AppFixture.openingArticle(withBody: "some text here")
+        fixture.press(.backTab)
+        #expect(fixture.app.focusedPane.editor?.field == .title)
+        fixture.press(.control("f"))
+        fixture.type("tex")
+        #expect(fixture.app.focusedPane.editor?.field == .body)
+        #expect(cursor(fixture) == 5)
+        fixture.press(.escape)
+        #expect(fixture.app.focusedPane.editor?.field == .title)
+        #expect(cursor(fixture) == 0)
+    }
+
     /// Chinese and Japanese words are found inside a run of text, pasted into the prompt too.
     @Test func wordsAreFoundInsideRunsOfCJKText() throws {
         let fixture = try AppFixture.openingArticle(withBody: "東京タワーは高い。タワーです")

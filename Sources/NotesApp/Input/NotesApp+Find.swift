@@ -5,8 +5,10 @@ extension NotesApp {
     func openFind() {
         let pane = focusedPane
         guard pane.editor != nil else { return }
-        if pane.editor!.field != .body { pane.editor!.switchField() }
-        pane.editor!.find = ArticleFind(text: "", origin: pane.editor!.body.cursorOffset)
+        let inTitle = pane.editor!.field == .title
+        if inTitle { pane.editor!.switchField() }
+        pane.editor!.find = ArticleFind(
+            text: "", origin: pane.editor!.body.cursorOffset, openedInTitle: inTitle)
         message = nil
     }
 
@@ -22,6 +24,7 @@ extension NotesApp {
             focusedPane.editor?.find = find.text.isEmpty ? nil : ArticleFind(text: find.text)
         case .cancel:
             if let origin = find.origin { goToFound(origin..<origin) }
+            if find.openedInTitle { focusedPane.editor?.switchField() }
             focusedPane.editor?.find = nil
             message = nil
         }

@@ -5,6 +5,8 @@ struct ArticleFind: Equatable {
     /// The body's cursor when the prompt opened; nil once the prompt is closed (the matches
     /// stay marked, and F3 goes on finding, until Esc).
     var origin: Int?
+    /// Whether the cursor was in the title when the prompt opened: Esc puts it back there.
+    var openedInTitle = false
 
     /// Whether the prompt is open and takes the keys.
     var isTyping: Bool { origin != nil }
