@@ -41,6 +41,33 @@ import Testing
     }
 
     /// The notice wraps to the pane's width: a narrow pane shows all of it.
+    /// The undo of a delete that took another pane's open article (an author's, with their
+    /// articles) opens it there again where its cursor was, not at the top.
+    @Test func anArticleBroughtBackOpensWhereItsCursorWas() throws {
+        let fixture = try AppFixture(articles: 3, size: Size(width: 120, height: 16))
+        let body = (1...40).map { "line \($0)" }.joined(separator: "\n")
+        try fixture.db.write {
+            try $0.execute("UPDATE articles SET body = ? WHERE id = 3", [.text(body)])
+        }
+        fixture.app.processPendingEvents()
+        fixture.press(.control("w"), .enter)  // pane 2 opens Article 3
+        for _ in 0..<30 { fixture.press(.down) }
+        fixture.press(.right, .right)
+        let place = try #require(fixture.app.panes[1].editor?.body.cursorOffset)
+        #expect(place == (1...30).map { "line \($0)\n" }.joined().utf8.count + 2)
+        let screenBefore = fixture.screen
+        fixture.press(.control("w"), .delete)  // pane 1 deletes it
+        #expect(fixture.app.panes[1].mode == .gone(3))
+        fixture.press(.control("z"))
+        #expect(fixture.app.panes[1].mode == .article(3))
+        #expect(fixture.app.panes[1].editor?.body.cursorOffset == place)
+        #expect(fixture.app.panes[1].editor?.field == .body)
+        let rightHalf = { (screen: String) in
+            screen.split(separator: "\n").dropFirst(2).prefix(10).map { $0.suffix(59) }
+        }
+        #expect(rightHalf(fixture.screen) == rightHalf(screenBefore))
+    }
+
     @Test func theNoticeWrapsInANarrowPane() throws {
         let fixture = try AppFixture(articles: 3, size: Size(width: 80, height: 16))
         fixture.press(.control("n"))

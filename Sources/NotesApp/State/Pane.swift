@@ -59,6 +59,9 @@ final class Pane {
 
     /// The open article's editor, when `mode` is `.article` (nil otherwise).
     var editor: ArticleEditor?
+    /// The editor of the article deleted while open (`mode` `.gone`): brought back (an undo,
+    /// here or in another pane), the article opens where its cursor was.
+    private var editorOfGoneArticle: ArticleEditor?
 
     /// The history panel (Alt-H), drawn over what the pane shows while it is open.
     var historyPanel: HistoryPanel?
@@ -180,16 +183,23 @@ final class Pane {
                     editor = ArticleEditor(article: stored)
                 }
             } else {
+                editorOfGoneArticle = editor?.articleID == id ? editor : nil
                 mode = .gone(id)  // deleted (by another pane or program, or an undo)
             }
         case .gone(let id) where needsReload:
             if let stored = try Notebook.article(db, id: id) {
                 mode = .article(id)
-                editor = ArticleEditor(article: stored)
+                if var kept = editorOfGoneArticle, kept.articleID == id {
+                    kept.refresh(from: stored)
+                    editor = kept
+                } else {
+                    editor = ArticleEditor(article: stored)
+                }
             }
         default:
             break
         }
+        if case .gone = mode {} else { editorOfGoneArticle = nil }
         if case .article = mode {} else { editor = nil }
         guard needsReload || height != loadedHeight || !(top..<top + height).contains(selected)
         else { return }
