@@ -290,14 +290,26 @@ public final class UndoEngine: Sendable {
                     barrier.didCapture(for: self, isFirstInTransaction: isFirst) {
                         recorder.nextSeq(db) ?? (try? UndoLogSchema.nextSeq(db)) ?? 0
                     }
-                    barrier.noteCapture(
-                        afterHandovers: recorder.handover(to: barrier.id), in: self)
                 }
                 capturing.answer = barrier.id
+                capturing.barrier = barrier
                 return barrier.id
             })
         try db.createFunction(
-            "sqliteundo_capturingBarrier", returningInteger: { capturing.answer })
+            "sqliteundo_capturingBarrier",
+            returningInteger: { [weak self] in
+                let answer = capturing.answer
+                // A row logged by another barrier than the last row, or after a flip: the log
+                // changed hands (`BarrierRecorder.handover`).
+                if answer != capturing.lastLogged || recorder.handovers != capturing.handoversSeen,
+                    let answer, let self, let barrier = capturing.barrier
+                {
+                    capturing.lastLogged = answer
+                    capturing.handoversSeen = recorder.handover(to: answer)
+                    barrier.noteLogging(afterHandovers: capturing.handoversSeen, in: self)
+                }
+                return answer
+            })
         try db.createFunction(Self.negativeZeroFunction, argumentCount: 1, deterministic: true) {
             guard case .real(let value) = $0.first, value == 0, value.sign == .minus else {
                 return .integer(0)
@@ -456,6 +468,11 @@ enum EngineRegistry {
 private final class CapturingBarrier {
     @exclusivity(unchecked) var scope: CaptureScope?
     @exclusivity(unchecked) var answer: Int64?
+    /// The barrier `answer` names.
+    @exclusivity(unchecked) weak var barrier: Barrier?
+    /// The barrier of the last row logged, and the recorder's handovers after it.
+    @exclusivity(unchecked) var lastLogged: Int64?
+    @exclusivity(unchecked) var handoversSeen: UInt64 = 0
 }
 
 /// The moment of a capture, as far as which barrier it belongs to: see

@@ -41,7 +41,7 @@ final class Barrier: Sendable {
     deinit { LiveBarriers.remove(id) }
 
     /// An engine this barrier wrote to, and where its log rows there start; the handovers of
-    /// its log (`BarrierRecorder.handover`) at its first and last capture there.
+    /// its log (`BarrierRecorder.handover`) at its first and last logged row there.
     private struct Capturing {
         let engine: UndoEngine
         var logStart: Int64
@@ -74,8 +74,8 @@ final class Barrier: Sendable {
         }
     }
 
-    /// Notes that this barrier captures in `engine` after `handovers` of its log.
-    func noteCapture(afterHandovers handovers: UInt64, in engine: UndoEngine) {
+    /// Notes that this barrier logs a row in `engine` after `handovers` of its log.
+    func noteLogging(afterHandovers handovers: UInt64, in engine: UndoEngine) {
         engines.withLock { engines in
             let key = ObjectIdentifier(engine)
             let first = engines[key]?.handovers?.lowerBound ?? handovers
@@ -83,9 +83,9 @@ final class Barrier: Sendable {
         }
     }
 
-    /// Whether another barrier captured, or a replay flipped an entry, in `engine` between this
-    /// barrier's first and last capture there: its writes there, even if they cancel out, then
-    /// wrote over another's.
+    /// Whether another barrier logged a row, or a replay flipped an entry, in `engine` between
+    /// this barrier's first and last logged row there: its writes there, even if they cancel
+    /// out, then wrote over another's.
     func othersActedBetweenItsWrites(in engine: UndoEngine) -> Bool {
         engines.withLock { $0[ObjectIdentifier(engine)]?.handovers.map { $0.count > 1 } ?? false }
     }

@@ -13,25 +13,26 @@ final class BarrierRecorder: WriteTransactionObserver, Sendable {
     private let transactionEdges = Atomic<UInt64>(0)
     /// A number that changes whenever a write transaction begins or ends.
     var transactionEdge: UInt64 { transactionEdges.load(ordering: .relaxed) }
-    /// Counts the times the log changed hands: a capture by another barrier than the one that
-    /// captured last, or a replay that flipped an entry (it changes rows without capturing).
-    private let handovers = Atomic<UInt64>(0)
-    private let lastCapturer = Atomic<Int64>(0)
+    /// Counts the times the log changed hands: a row logged by another barrier than the last
+    /// row, or a replay that flipped an entry (it changes rows without logging).
+    private let handoverCount = Atomic<UInt64>(0)
+    private let lastLogger = Atomic<Int64>(0)
 
-    /// Notes that `barrier` captures (the capture function's first row in a barrier scope and
-    /// transaction) and returns the count of handovers: equal for two captures of one barrier
-    /// when nobody else acted in between.
+    /// The count of handovers so far.
+    var handovers: UInt64 { handoverCount.load(ordering: .relaxed) }
+
+    /// Notes that `barrier` logs a row after another barrier did (or a flip), and returns the
+    /// count of handovers: the same for two rows of one barrier when nobody else logged, or
+    /// flipped an entry, in between.
     func handover(to barrier: Int64) -> UInt64 {
-        guard lastCapturer.exchange(barrier, ordering: .relaxed) != barrier else {
-            return handovers.load(ordering: .relaxed)
-        }
-        return handovers.add(1, ordering: .relaxed).newValue
+        guard lastLogger.exchange(barrier, ordering: .relaxed) != barrier else { return handovers }
+        return handoverCount.add(1, ordering: .relaxed).newValue
     }
 
-    /// A replay flipped an entry: its rows changed without a capture.
+    /// A replay flipped an entry: its rows changed without a row logged.
     func noteFlip() {
-        lastCapturer.store(0, ordering: .relaxed)
-        handovers.add(1, ordering: .relaxed)
+        lastLogger.store(0, ordering: .relaxed)
+        handoverCount.add(1, ordering: .relaxed)
     }
 
     /// Where the log ended when this connection last committed, if that transaction filed
