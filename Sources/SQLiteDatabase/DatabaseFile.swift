@@ -14,6 +14,7 @@ enum DatabaseFile {
 
     /// Checks the path and opens a validated connection, not configured yet (see `configure`).
     static func open(path: String) throws -> OpaquePointer {
+        guard !path.isEmpty else { throw DatabaseOpenError.emptyPath }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder),
@@ -22,6 +23,9 @@ enum DatabaseFile {
 
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
             if isFolder.boolValue { throw DatabaseOpenError.isFolder(path: path) }
+            // Before anything reads it: a pipe would block the read for good, and SQLite would
+            // put its journal beside a device.
+            guard isRegularFile(path) else { throw DatabaseOpenError.notAFile(path: path) }
             guard isWritable(path) else { throw DatabaseOpenError.readOnly(path: path) }
             guard isWritable(folder) else {
                 throw DatabaseOpenError.folderNotWritable(path: path, folder: folder)
@@ -29,6 +33,9 @@ enum DatabaseFile {
             try checkHeader(path: path)
             try checkWriteAheadLog(path: path)
         } else {
+            if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path) {
+                throw DatabaseOpenError.danglingLink(path: path, target: target)
+            }
             guard isWritable(folder) else {
                 throw DatabaseOpenError.folderNotWritable(path: path, folder: folder)
             }
@@ -53,6 +60,12 @@ enum DatabaseFile {
         let handle = try openHandle(path, flags: SQLITE_OPEN_READONLY, path: path)
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
         return handle
+    }
+
+    /// Whether a path (followed through links) names a regular file.
+    private static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
     }
 
     /// Whether a path may be written. Root passes `access(2)` for every file, so for root the

@@ -17,6 +17,13 @@ public enum DatabaseOpenError: Error, Sendable, Equatable, CustomStringConvertib
     case locked(path: String)
     /// The path names a folder.
     case isFolder(path: String)
+    /// The path names something that is neither a file nor a folder: a device (`/dev/null`), a
+    /// pipe or a socket.
+    case notAFile(path: String)
+    /// The path is a symbolic link to a file that does not exist (`target`).
+    case danglingLink(path: String, target: String)
+    /// The path is empty.
+    case emptyPath
     /// Any other failure reported by SQLite or the system.
     case other(path: String, reason: String)
 
@@ -25,9 +32,11 @@ public enum DatabaseOpenError: Error, Sendable, Equatable, CustomStringConvertib
         switch self {
         case .missingFolder(let path, _), .notADatabase(let path), .corrupt(let path),
             .damagedLog(let path), .readOnly(let path), .folderNotWritable(let path, _),
-            .locked(let path),
-            .isFolder(let path), .other(let path, _):
+            .locked(let path), .isFolder(let path), .notAFile(let path),
+            .danglingLink(let path, _), .other(let path, _):
             return path
+        case .emptyPath:
+            return ""
         }
     }
 
@@ -51,6 +60,12 @@ public enum DatabaseOpenError: Error, Sendable, Equatable, CustomStringConvertib
             return "\(path) is locked by another program (waited \(seconds) s); nothing was changed"
         case .isFolder(let path):
             return "\(path) is a folder, not a database file"
+        case .notAFile(let path):
+            return "\(path) is not a file (a device, a pipe or a socket); nothing was changed"
+        case .danglingLink(let path, let target):
+            return "cannot open \(path): it links to \(target), which does not exist"
+        case .emptyPath:
+            return "cannot open a database: the path is empty"
         case .other(let path, let reason):
             return "cannot open \(path): \(reason)"
         }

@@ -19,18 +19,19 @@ import Testing
 
     func path(_ name: String) -> String { folder.path(name) }
 
-    /// Every file under the folder with its bytes (folders as empty data with a trailing "/").
+    /// Every file under the folder with its bytes (folders as empty data with a trailing "/";
+    /// links, pipes and the like, unread, as empty data after their name and type).
     func snapshot() throws -> [String: Data] {
         var files: [String: Data] = [:]
         let root = folder.url.path
         guard let walker = FileManager.default.enumerator(atPath: root) else { return [:] }
         while let name = walker.nextObject() as? String {
-            var isFolder: ObjCBool = false
-            _ = FileManager.default.fileExists(atPath: root + "/" + name, isDirectory: &isFolder)
-            if isFolder.boolValue {
-                files[name + "/"] = Data()
-            } else {
-                files[name] = try Data(contentsOf: URL(fileURLWithPath: root + "/" + name))
+            let full = root + "/" + name
+            let type = try FileManager.default.attributesOfItem(atPath: full)[.type]
+            switch type as? FileAttributeType {
+            case .typeDirectory: files[name + "/"] = Data()
+            case .typeRegular: files[name] = try Data(contentsOf: URL(fileURLWithPath: full))
+            default: files["\(name) \(String(describing: type))"] = Data()
             }
         }
         return files
@@ -201,6 +202,23 @@ import Testing
         let file = path("a-folder.db")
         try FileManager.default.createDirectory(atPath: file, withIntermediateDirectories: false)
         try expectRefusal(file, message: "\(file) is a folder, not a database file")
+    }
+
+    /// A pipe would block notes' first read for good (no key got it out).
+    @Test func pathThatIsAPipe() throws {
+        let file = path("notes.db")
+        #expect(mkfifo(file, 0o600) == 0)
+        try expectRefusal(
+            file,
+            message: "\(file) is not a file (a device, a pipe or a socket); nothing was changed")
+    }
+
+    @Test func linkToAFileThatDoesNotExist() throws {
+        let file = path("notes.db")
+        let target = path("gone/notes.db")
+        try FileManager.default.createSymbolicLink(atPath: file, withDestinationPath: target)
+        try expectRefusal(
+            file, message: "cannot open \(file): it links to \(target), which does not exist")
     }
 
     /// A crash left the latest edits in the WAL, and its header got damaged.

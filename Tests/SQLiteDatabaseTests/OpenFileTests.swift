@@ -133,6 +133,37 @@ import Testing
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
         #expect(throws: DatabaseOpenError.isFolder(path: path)) { try DatabaseQueue(path: path) }
     }
+
+    /// A pipe would block the first read for good; beside a device SQLite would write its
+    /// journal (`/dev/null-journal`).
+    @Test func pipesAndDevicesAreRefusedAtOnce() throws {
+        let pipe = folder.path("pipe")
+        #expect(mkfifo(pipe, 0o600) == 0)
+        #expect(throws: DatabaseOpenError.notAFile(path: pipe)) { try DatabaseQueue(path: pipe) }
+        #expect(
+            DatabaseOpenError.notAFile(path: pipe).description
+                == "\(pipe) is not a file (a device, a pipe or a socket); nothing was changed")
+        let journalBefore = FileManager.default.fileExists(atPath: "/dev/null-journal")
+        #expect(throws: DatabaseOpenError.notAFile(path: "/dev/null")) {
+            try DatabaseQueue(path: "/dev/null")
+        }
+        #expect(FileManager.default.fileExists(atPath: "/dev/null-journal") == journalBefore)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["pipe"])
+    }
+
+    @Test func aLinkToNothingAndAnEmptyPathAreNamed() throws {
+        let link = folder.path("link.db")
+        let target = folder.path("nowhere/notes.db")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        #expect(throws: DatabaseOpenError.danglingLink(path: link, target: target)) {
+            try DatabaseQueue(path: link)
+        }
+        #expect(
+            DatabaseOpenError.danglingLink(path: link, target: target).description
+                == "cannot open \(link): it links to \(target), which does not exist")
+        #expect(throws: DatabaseOpenError.emptyPath) { try DatabaseQueue(path: "") }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["link.db"])
+    }
 }
 
 extension OpenFileTests {
