@@ -87,6 +87,20 @@ import Testing
         #expect(try matchedCells(fixture, count: 14) == "..............")
     }
 
+    /// Esc puts back the view too, not only the cursor, as micro does.
+    @Test func escScrollsBackWhereTheViewWas() throws {
+        let body = (1...200).map { "line \($0)" }.joined(separator: "\n")
+        let fixture = try AppFixture.openingArticle(withBody: body)
+        fixture.press(.down, .down, .down)
+        let screen = fixture.screen
+        fixture.press(.control("f"))
+        fixture.type("line 150")
+        #expect(fixture.screen.contains("line 150"))
+        fixture.press(.escape)
+        #expect(fixture.screen == screen)
+        #expect(fixture.app.focusedPane.editor?.body.scrollAnchor == 0)
+    }
+
     /// Find looks in the body; Esc puts the cursor back in the title when it was there.
     @Test func escGoesBackToTheTitleWhenFindOpenedThere() throws {
         let fixture = try AppFixture.openingArticle(withBody: "some text here")

@@ -8,7 +8,8 @@ extension NotesApp {
         let inTitle = pane.editor!.field == .title
         if inTitle { pane.editor!.switchField() }
         pane.editor!.find = ArticleFind(
-            text: "", origin: pane.editor!.body.cursorOffset, openedInTitle: inTitle)
+            text: "", origin: pane.editor!.body.cursorOffset,
+            originScroll: pane.editor!.body.scrollAnchor, openedInTitle: inTitle)
         message = nil
     }
 
@@ -23,7 +24,10 @@ extension NotesApp {
         case .done:
             focusedPane.editor?.find = find.text.isEmpty ? nil : ArticleFind(text: find.text)
         case .cancel:
-            if let origin = find.origin { goToFound(origin..<origin) }
+            if let origin = find.origin {
+                goToFound(origin..<origin)
+                focusedPane.editor?.body.restore(cursor: origin, scrollAnchor: find.originScroll)
+            }
             if find.openedInTitle { focusedPane.editor?.switchField() }
             focusedPane.editor?.find = nil
             message = nil

@@ -5,6 +5,9 @@ struct ArticleFind: Equatable {
     /// The body's cursor when the prompt opened; nil once the prompt is closed (the matches
     /// stay marked, and F3 goes on finding, until Esc).
     var origin: Int?
+    /// The body's top row when the prompt opened (`EditorBuffer.scrollAnchor`): Esc scrolls
+    /// back there.
+    var originScroll = 0
     /// Whether the cursor was in the title when the prompt opened: Esc puts it back there.
     var openedInTitle = false
 
