@@ -82,7 +82,7 @@ import Testing
     /// The help is the keymaps: each mode's heading, and each binding's keys with what they do
     /// there (Up and Down move the cursor in an article, the selection in the list).
     @Test func theHelpListsEachModesKeys() throws {
-        let help = HelpView.lines
+        let help = HelpView.lines(width: 80)
         #expect(help[0] == "notes — keys   (Up Down PgUp PgDn scroll; any other key closes)")
         let titles = [
             Keymaps.everywhere.title, Keymaps.list.title, Keymaps.search.title,

@@ -102,7 +102,7 @@ import Testing
     @Test func helpListsEveryKeyAndAnyKeyClosesIt() throws {
         let fixture = try AppFixture(size: Size(width: 80, height: 40))
         fixture.press(.function(1))
-        let help = HelpView.lines.joined(separator: "\n")
+        let help = HelpView.lines(width: 80).joined(separator: "\n")
         for key in [
             "Ctrl-Z", "Ctrl-Y", "Alt-U", "Alt-E", "Ctrl-W", "Shift-Tab", "Alt-1", "Ctrl-T",
             "Ctrl-X", "PgUp", "Enter", "Esc", "Ctrl-N", "Delete", "0 .. 5", "/", "F1", "Ctrl-Q",
@@ -112,6 +112,31 @@ import Testing
         #expect(fixture.screen.contains("notes — keys"))
         fixture.press(.character("x"))
         #expect(!fixture.screen.contains("notes — keys"))
+    }
+
+    /// In a narrow terminal the help wraps to its width: no key and no word of what it does is
+    /// cut off (keys wider than their column, too: Ctrl-Backspace  Ctrl-Delete lost its end).
+    @Test(arguments: [40, 56])
+    func helpWrapsToANarrowTerminal(width: Int) throws {
+        let words = { (text: String) in text.split(separator: " ").map(String.init) }
+        let everyWord =
+            words(HelpView.lines(width: 80)[0])
+            + KeyHelp.sections.flatMap { section in
+                words(section.title) + section.rows.flatMap { words($0.keys) + words($0.help) }
+            }
+        for screenWidth in [width, 80] {
+            let lines = HelpView.lines(width: screenWidth)
+            #expect(lines.allSatisfy { $0.count <= screenWidth - 1 })
+            #expect(words(lines.joined(separator: " ")) == everyWord)
+        }
+        let fixture = try AppFixture(size: Size(width: width, height: 12))
+        fixture.press(.function(1))
+        let rows = fixture.screen.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(
+            rows[1...10].map(String.init)
+                == HelpView.lines(width: width).prefix(10).map {
+                    String((" " + $0).reversed().drop { $0 == " " }.reversed())
+                })
     }
 
     @Test func helpScrollsWhenTheTerminalIsShorterThanIt() throws {
@@ -126,21 +151,21 @@ import Testing
                 String($0.reversed().drop { $0 == " " }.reversed())
             }
         }
-        let total = HelpView.lines.count
+        let total = HelpView.lines(width: 80).count
         fixture.press(.function(1))
         #expect(
             rows()
-                == drawn(HelpView.lines.prefix(22))
+                == drawn(HelpView.lines(width: 80).prefix(22))
                 + [" ↓ \(total - 22) more lines: Down, PgDn (any other key closes)"])
         fixture.press(.down)
         #expect(
             rows()
-                == drawn(HelpView.lines.dropFirst().prefix(22))
+                == drawn(HelpView.lines(width: 80).dropFirst().prefix(22))
                 + [" ↓ \(total - 23) more lines: Down, PgDn (any other key closes)"])
         fixture.press(.end)
-        #expect(rows() == drawn(HelpView.lines.suffix(23)))
+        #expect(rows() == drawn(HelpView.lines(width: 80).suffix(23)))
         fixture.press(.pageDown)  // already at the end: stays
-        #expect(rows() == drawn(HelpView.lines.suffix(23)))
+        #expect(rows() == drawn(HelpView.lines(width: 80).suffix(23)))
         fixture.press(.home)
         #expect(rows().first?.hasPrefix(" notes — keys") == true)
         fixture.press(.character("q"))

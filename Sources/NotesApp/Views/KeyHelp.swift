@@ -21,29 +21,49 @@ enum KeyHelp {
         shortcuts.map { "\($0.key) \($0.label)" }.joined(separator: separator)
     }
 
-    /// The width of the keys' column, and of a whole line of the help.
+    /// The width of the keys' column, the most a line of the help takes, and the least the
+    /// column of what a key does takes beside the keys.
     static let keysWidth = 20
     static let lineWidth = 78
+    static let helpColumnWidth = 24
 
-    /// The F1 help: a title line with the help's own keys, then one section per keymap, each
-    /// key with what it does, wrapped under its column.
-    static let lines: [String] = {
-        var lines = [
-            "notes — keys   (\(hint(Keymaps.help.shortcuts, separator: "; ")))", "",
-        ]
+    /// The F1 help in lines of at most `width` columns (and `lineWidth`): a title line with the
+    /// help's own keys, then one section per keymap, each key with what it does, wrapped under
+    /// its column; where the two columns do not fit, what a key does goes under it.
+    static func lines(width: Int) -> [String] {
+        let width = min(lineWidth, max(width, 12))
+        let helpWidth = width - 2 - keysWidth
+        var lines = fitted(
+            "notes — keys   (\(hint(Keymaps.help.shortcuts, separator: "; ")))", width)
+        lines.append("")
         for section in sections {
-            lines.append(section.title)
+            lines += fitted(section.title, width)
             for row in section.rows {
-                let wrapped = wrap(row.help, width: lineWidth - 2 - keysWidth)
-                let keys = row.keys.padding(toLength: keysWidth, withPad: " ", startingAt: 0)
-                lines.append("  " + keys + wrapped[0])
+                guard helpWidth >= helpColumnWidth else {
+                    lines += wrap(row.keys, width: width - 2).map { "  " + $0 }
+                    lines += wrap(row.help, width: width - 4).map { "    " + $0 }
+                    continue
+                }
+                var wrapped = wrap(row.help, width: helpWidth)
                 let indent = String(repeating: " ", count: 2 + keysWidth)
-                lines += wrapped.dropFirst().map { indent + $0 }
+                if row.keys.count < keysWidth {
+                    let keys = row.keys.padding(toLength: keysWidth, withPad: " ", startingAt: 0)
+                    lines.append("  " + keys + wrapped.removeFirst())
+                } else {
+                    // Keys as wide as their column: what they do starts on the next line.
+                    lines += wrap(row.keys, width: width - 2).map { "  " + $0 }
+                }
+                lines += wrapped.map { indent + $0 }
             }
             lines.append("")
         }
         return Array(lines.dropLast())
-    }()
+    }
+
+    /// `text` as one line when it fits in `width`, else wrapped.
+    private static func fitted(_ text: String, _ width: Int) -> [String] {
+        text.count <= width ? [text] : wrap(text, width: width)
+    }
 
     /// The keys as Markdown, one table per keymap: README's "Keys" section.
     static var markdown: String {

@@ -4,16 +4,18 @@ import TerminalUI
 /// The F1 screen: the keys, written from the keymaps (`KeyHelp`), scrolled when the terminal
 /// is shorter.
 enum HelpView {
-    static var lines: [String] { KeyHelp.lines }
+    /// The help's lines on a screen `width` columns wide (each drawn after a space).
+    static func lines(width: Int) -> [String] { KeyHelp.lines(width: width - 1) }
 
     /// Where the help goes: everything below the title bar.
     static func area(in layout: ScreenLayout) -> Rect {
         Rect(x: 0, y: 1, width: layout.size.width, height: max(0, layout.size.height - 1))
     }
 
-    /// The first line shown: `firstLine`, kept where the help still fills `height` rows.
-    static func clamped(_ firstLine: Int, height: Int) -> Int {
-        min(max(0, firstLine), max(0, lines.count - height))
+    /// The first line shown: `firstLine`, kept where the `count` lines of the help still fill
+    /// `height` rows.
+    static func clamped(_ firstLine: Int, height: Int, count: Int) -> Int {
+        min(max(0, firstLine), max(0, count - height))
     }
 
     /// The first line shown after `action`: scrolled, or nil when the help closes.
@@ -21,6 +23,7 @@ enum HelpView {
         -> Int?
     {
         let height = area(in: layout).height
+        let lines = lines(width: layout.size.width)
         let moved: Int
         switch action {
         case .lineUp: moved = firstLine - 1
@@ -31,14 +34,15 @@ enum HelpView {
         case .bottom: moved = lines.count
         case .close: return nil
         }
-        return clamped(moved, height: height)
+        return clamped(moved, height: height, count: lines.count)
     }
 
     /// Draws the help from `firstLine` on; the last row says what is left below.
     static func draw(from firstLine: Int, on canvas: inout Canvas, in layout: ScreenLayout) {
         let rect = area(in: layout)
         canvas.fill(rect, with: .plain)
-        let first = clamped(firstLine, height: rect.height)
+        let lines = lines(width: rect.width)
+        let first = clamped(firstLine, height: rect.height, count: lines.count)
         var shown = lines.dropFirst(first).prefix(rect.height)
         if first + shown.count < lines.count {
             shown = shown.dropLast()
