@@ -63,6 +63,23 @@ import Testing
         #expect(cursor() == 17)
     }
 
+    /// Typing " XYZ" after "hello" in "hello world" reads back as "XYZ " after "hello " too: the
+    /// undo puts the cursor where the typing began, and the redo after what it typed, as nano
+    /// and micro do (they went one character further).
+    @Test func undoAndRedoOfTypingPutTheCursorAtItsEndsWhereTheTextRepeats() throws {
+        let fixture = try AppFixture.openingArticle(withBody: "hello world")
+        let cursor = { fixture.app.panes[0].editor?.body.cursorOffset }
+        fixture.press(.controlRight)
+        fixture.type(" XYZ")
+        #expect(try article(fixture)[1] == "hello XYZ world")
+        fixture.press(.control("z"))
+        #expect(try article(fixture)[1] == "hello world")
+        #expect(cursor() == 5)
+        fixture.press(.control("y"))
+        #expect(try article(fixture)[1] == "hello XYZ world")
+        #expect(cursor() == 9)
+    }
+
     /// The undo of typing or Backspace over a selection selects again what comes back, as
     /// micro's does, also when the typing went on after it.
     @Test func undoOfTypingOverASelectionSelectsItAgain() throws {

@@ -123,9 +123,13 @@ struct EditorBuffer: Equatable, Sendable {
     }
 
     /// Replaces the bytes in `range` with `string`, a change from outside whose place is known
-    /// (an undo's chunks): as `replaceText`, without comparing the whole text.
+    /// (an undo's chunks): as `replaceText`, without comparing the whole text. An insertion or
+    /// a deletion in repeated text is placed where it ends or starts at the cursor, when it can
+    /// stand there (`RepeatedTextPlace`).
     @discardableResult
     mutating func replaceBytes(_ range: Range<Int>, with string: String) -> Range<Int>? {
+        let (range, string) = RepeatedTextPlace.nearest(
+            range, of: layout.text, replacedWith: string, cursor: cursorOffset)
         layout.replace(range, with: string)
         return followChange((range, range.lowerBound..<(range.lowerBound + string.utf8.count)))
     }
