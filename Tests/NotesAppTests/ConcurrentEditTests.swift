@@ -133,4 +133,23 @@ import Testing
         #expect(fixture.app.message == "Undid Typing")
         #expect(try body(fixture) == "Body of article 3\nAAA CCC")
     }
+    /// Pane 2 deletes a letter of pane 1's word; pane 1 deletes another, then undoes that: the
+    /// word's undo keeps pane 2's change, and does not blame pane 1, whose own later step it
+    /// undid (it said "this pane changed Body since").
+    @Test func anUndoKeepingAnothersChangeNeverBlamesItsOwnPane() throws {
+        let fixture = try AppFixture()
+        fixture.press(.enter, .controlEnd)  // pane 1
+        fixture.type("ghijkl")
+        fixture.clock.advance(by: 5)
+        fixture.press(.control("w"), .enter, .controlEnd, .backspace)  // pane 2 deletes "l"
+        fixture.clock.advance(by: 5)
+        fixture.press(.control("w"), .controlEnd, .backspace)  // pane 1 deletes "k"
+        fixture.clock.advance(by: 5)
+        #expect(try body(fixture) == "Body of article 3ghij")
+        fixture.press(.control("z"))
+        #expect(try body(fixture) == "Body of article 3ghijk")
+        fixture.press(.control("z"))
+        #expect(try body(fixture) == "Body of article 3ghijk")
+        #expect(fixture.app.message == "Nothing undone: Body was changed since")
+    }
 }

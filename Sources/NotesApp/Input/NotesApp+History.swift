@@ -141,7 +141,8 @@ extension NotesApp {
             let preview = try? stack.previewRevert(
                 line.step, of: owner === stack ? nil : owner, reading: { _ in () })
         {
-            let clauses = keptClauses(of: preview.event, changedNothing: !preview.restores)
+            let clauses = keptClauses(
+                of: preview.event, changedNothing: !preview.restores, takingBack: true)
             if !preview.restores {
                 let taker = panel.takenBack[line.step.id].map { ["taken back by " + $0] } ?? []
                 let reasons = clauses.isEmpty ? taker : clauses
@@ -255,7 +256,9 @@ extension NotesApp {
             // Text merges keep later typing without a conflict to name: the panel knows who
             // wrote the article since.
             let later = laterWriters(than: panel.selected, in: panel, of: pane)
-            if keptClauses(of: event, changedNothing: false).isEmpty, !later.isEmpty {
+            if keptClauses(of: event, changedNothing: false, takingBack: true).isEmpty,
+                !later.isEmpty
+            {
                 message! += "; kept what \(later.joined(separator: " and ")) did since"
             }
         } catch {

@@ -70,7 +70,8 @@ extension NotesApp {
     func describe(_ event: UndoEvent, changedNothing: Bool = false, tookBack: Bool = false)
         -> String
     {
-        let clauses = keptClauses(of: event, changedNothing: changedNothing)
+        let clauses = keptClauses(
+            of: event, changedNothing: changedNothing, takingBack: tookBack)
         let takeBack = "Take back "
         if changedNothing {
             let verb = tookBack ? "taken back" : event.kind == .undo ? "undone" : "redone"
@@ -86,8 +87,12 @@ extension NotesApp {
 
     /// What a replay kept and why, one clause each: "kept Title: pane 2 changed it since", or,
     /// when it changed nothing, "pane 2 changed Title since" ("this pane" for the focused
-    /// pane's own later steps, which a take-back of a past step keeps).
-    func keptClauses(of event: UndoEvent, changedNothing: Bool) -> [String] {
+    /// pane's own later steps, which a take-back of a past step keeps). An undo or a redo never
+    /// keeps a change of its own pane's: a value its pane's own replay left there is one that
+    /// replay gave back, someone else's, so it is not named ("Body was changed since").
+    func keptClauses(of event: UndoEvent, changedNothing: Bool, takingBack: Bool = false)
+        -> [String]
+    {
         var clauses: [String] = []
         // Each stack named once: one no pane shows is looked up among the leases.
         var names: [String?: String] = [:]
@@ -96,13 +101,19 @@ extension NotesApp {
             let clause: String
             switch conflict.reason {
             case .changedSince:
+                let (verb, what) = change(kept: conflict)
+                guard takingBack || conflict.keptFrom != focusedPane.stackID else {
+                    clause =
+                        changedNothing
+                        ? "\(what) was \(verb) since" : "kept \(what): it was \(verb) since"
+                    break
+                }
                 // The focused pane's own later step (a take-back of a past one): "this pane".
                 let who =
                     names[conflict.keptFrom]
                     ?? (conflict.keptFrom == focusedPane.stackID
                         ? "this pane" : paneName(ofStack: conflict.keptFrom))
                 names[conflict.keptFrom] = who
-                let (verb, what) = change(kept: conflict)
                 clause =
                     changedNothing
                     ? "\(who) \(verb) \(what) since" : "kept \(what): \(who) \(verb) it since"
