@@ -299,10 +299,11 @@ public final class UndoEngine: Sendable {
             "sqliteundo_capturingBarrier",
             returningInteger: { [weak self] in
                 let answer = capturing.answer
-                // A row logged by another barrier than the last row, or after a flip: the log
-                // changed hands (`BarrierRecorder.handover`).
+                // A row logged by another action's barrier than the last row, or after a replay:
+                // the log changed hands (`BarrierRecorder.handover`). A replay's own rows count
+                // when it files them.
                 if answer != capturing.lastLogged || recorder.handovers != capturing.handoversSeen,
-                    let answer, let self, let barrier = capturing.barrier
+                    let answer, let self, let barrier = capturing.barrier, barrier.recordsAtCommit
                 {
                     capturing.lastLogged = answer
                     capturing.handoversSeen = recorder.handover(to: answer)

@@ -83,9 +83,9 @@ final class Barrier: Sendable {
         }
     }
 
-    /// Whether another barrier logged a row, or a replay flipped an entry, in `engine` between
-    /// this barrier's first and last logged row there: its writes there, even if they cancel
-    /// out, then wrote over another's.
+    /// Whether another action's barrier logged a row, or a replay changed rows, in `engine`
+    /// between this barrier's first and last logged row there: its writes there, even if they
+    /// cancel out, then wrote over another's.
     func othersActedBetweenItsWrites(in engine: UndoEngine) -> Bool {
         engines.withLock { $0[ObjectIdentifier(engine)]?.handovers.map { $0.count > 1 } ?? false }
     }

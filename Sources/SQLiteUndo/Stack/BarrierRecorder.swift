@@ -13,8 +13,9 @@ final class BarrierRecorder: WriteTransactionObserver, Sendable {
     private let transactionEdges = Atomic<UInt64>(0)
     /// A number that changes whenever a write transaction begins or ends.
     var transactionEdge: UInt64 { transactionEdges.load(ordering: .relaxed) }
-    /// Counts the times the log changed hands: a row logged by another barrier than the last
-    /// row, or a replay that flipped an entry (it changes rows without logging).
+    /// Counts the times the log changed hands: a row logged by another action's barrier than
+    /// the last row, or a replay that changed rows (it flipped an entry, or filed its inverse;
+    /// the rows a replay logs count only then: one that restored nothing files nothing).
     private let handoverCount = Atomic<UInt64>(0)
     private let lastLogger = Atomic<Int64>(0)
 
@@ -29,8 +30,8 @@ final class BarrierRecorder: WriteTransactionObserver, Sendable {
         return handoverCount.add(1, ordering: .relaxed).newValue
     }
 
-    /// A replay flipped an entry: its rows changed without a row logged.
-    func noteFlip() {
+    /// A replay changed rows: it flipped an entry, or filed its inverse.
+    func noteReplay() {
         lastLogger.store(0, ordering: .relaxed)
         handoverCount.add(1, ordering: .relaxed)
     }

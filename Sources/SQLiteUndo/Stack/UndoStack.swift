@@ -358,7 +358,7 @@ public final class UndoStack: Sendable {
         moved.position = (entries.withLock { $0[list].last?.position } ?? 0) + 1
         moved.inverted.toggle()
         try UndoLogSchema.move(moved, to: list, db)
-        engine.recorder.noteFlip()
+        engine.recorder.noteReplay()
         return moved
     }
 
@@ -398,6 +398,7 @@ public final class UndoStack: Sendable {
                 report: engine.filingReport, db)
         else { return nil }
         engine.recorder.noteFiling(logEnd: filed.logEnd)
+        if !barrier.recordsAtCommit { engine.recorder.noteReplay() }
         if filed.mayPack {
             try UndoLogSchema.packNewEntry(entry.id, from: start, slots: engine.mostSlots, db)
         }
