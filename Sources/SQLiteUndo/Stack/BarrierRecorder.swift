@@ -22,9 +22,9 @@ final class BarrierRecorder: WriteTransactionObserver, Sendable {
     /// The count of handovers so far.
     var handovers: UInt64 { handoverCount.load(ordering: .relaxed) }
 
-    /// Notes that `barrier` logs a row after another barrier did (or a flip), and returns the
-    /// count of handovers: the same for two rows of one barrier when nobody else logged, or
-    /// flipped an entry, in between.
+    /// Notes that `barrier` logs a row, and returns the count of handovers: the same for two
+    /// rows of one barrier when no other action's barrier logged a row, and no replay changed
+    /// rows, in between.
     func handover(to barrier: Int64) -> UInt64 {
         guard lastLogger.exchange(barrier, ordering: .relaxed) != barrier else { return handovers }
         return handoverCount.add(1, ordering: .relaxed).newValue
