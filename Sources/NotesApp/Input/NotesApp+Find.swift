@@ -24,9 +24,11 @@ extension NotesApp {
         case .done:
             focusedPane.editor?.find = find.text.isEmpty ? nil : ArticleFind(text: find.text)
         case .cancel:
-            if let origin = find.origin {
-                goToFound(origin..<origin)
-                focusedPane.editor?.body.restore(cursor: origin, scrollAnchor: find.originScroll)
+            if let origin = find.origin, focusedPane.editor != nil {
+                // The cursor and the view as they were: no move in between to scroll the view.
+                focusedPane.editor!.field = .body
+                focusedPane.editor!.body.restore(cursor: origin, scrollAnchor: find.originScroll)
+                focusedPane.editor!.endRun()
             }
             if find.openedInTitle { focusedPane.editor?.switchField() }
             focusedPane.editor?.find = nil

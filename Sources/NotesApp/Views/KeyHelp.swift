@@ -39,20 +39,20 @@ enum KeyHelp {
         for section in sections {
             lines += fitted(section.title, width)
             for row in section.rows {
+                let keysAlone = wrap(row.keys, width: width - 2).map { "  " + $0 }
                 guard helpWidth >= helpColumnWidth else {
-                    lines += wrap(row.keys, width: width - 2).map { "  " + $0 }
-                    lines += wrap(row.help, width: width - 4).map { "    " + $0 }
+                    lines += keysAlone + wrap(row.help, width: width - 4).map { "    " + $0 }
                     continue
                 }
                 var wrapped = wrap(row.help, width: helpWidth)
-                let indent = String(repeating: " ", count: 2 + keysWidth)
                 if row.keys.count < keysWidth {
                     let keys = row.keys.padding(toLength: keysWidth, withPad: " ", startingAt: 0)
                     lines.append("  " + keys + wrapped.removeFirst())
                 } else {
                     // Keys as wide as their column: what they do starts on the next line.
-                    lines += wrap(row.keys, width: width - 2).map { "  " + $0 }
+                    lines += keysAlone
                 }
+                let indent = String(repeating: " ", count: 2 + keysWidth)
                 lines += wrapped.map { indent + $0 }
             }
             lines.append("")
